@@ -1,0 +1,123 @@
+package io.promptcache.schema.hash;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.namespace.NamespaceId;
+
+/**
+ * The prefix-hash chain of one token sequence in one namespace:
+ * {@code h0 = H(namespaceId)}, {@code h_i = H(h_{i-1} || tokens of block i as little-endian int32)}.
+ * Only complete blocks count. {@link #hash(int) hash(i)} is {@code h_i}, the key of the prefix of the first
+ * {@code i} blocks.
+ *
+ * <p>Alternatively built from an engine-supplied block-hash chain (see {@link #ofEngineChain}).
+ */
+public final class PrefixChain {
+
+    /** Domain separator of engine-supplied chains, so they never collide with token chains. */
+    static final byte[] ENGINE_DOMAIN = "promptcache.engine-chain.v1".getBytes(StandardCharsets.US_ASCII);
+
+    private final NamespaceId namespace;
+    private final HashAlgorithm algorithm;
+    private final byte[] hashes;
+    private final int blocks;
+
+    private PrefixChain(NamespaceId namespace, HashAlgorithm algorithm, byte[] hashes, int blocks) {
+        this.namespace = namespace;
+        this.algorithm = algorithm;
+        this.hashes = hashes;
+        this.blocks = blocks;
+    }
+
+    /** The chain of {@code tokens}: {@code tokens.length / blockSize} complete blocks; a trailing partial block is ignored. */
+    public static PrefixChain ofTokens(NamespaceId namespace, HashAlgorithm algorithm, int blockSize, int[] tokens) {
+        return ofTokens(namespace, algorithm, blockSize, tokens, tokens.length);
+    }
+
+    /** The chain of {@code tokens[0, tokenCount)}. */
+    public static PrefixChain ofTokens(NamespaceId namespace, HashAlgorithm algorithm, int blockSize, int[] tokens,
+            int tokenCount) {
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("blockSize must be positive, got " + blockSize);
+        }
+        if (tokenCount < 0 || tokenCount > tokens.length) {
+            throw new IllegalArgumentException("tokenCount " + tokenCount + " outside 0.." + tokens.length);
+        }
+        int d = algorithm.digestLength();
+        int blocks = tokenCount / blockSize;
+        byte[] hashes = new byte[d * (blocks + 1)];
+        byte[] input = new byte[Math.max(d + 4 * blockSize, NamespaceId.LENGTH)];
+        HashAlgorithm.Digest digest = algorithm.newDigest();
+        namespace.copyTo(input, 0);
+        digest.hash(input, NamespaceId.LENGTH, hashes, 0);
+        for (int i = 1; i <= blocks; i++) {
+            System.arraycopy(hashes, (i - 1) * d, input, 0, d);
+            Bytes.putIntsLittleEndian(input, d, tokens, (i - 1) * blockSize, blockSize);
+            digest.hash(input, d + 4 * blockSize, hashes, i * d);
+        }
+        return new PrefixChain(namespace, algorithm, hashes, blocks);
+    }
+
+    /**
+     * A chain from an engine's own block hashes (already prefix-chained by the engine, e.g. vLLM's block hashes):
+     * {@code h_i = H("promptcache.engine-chain.v1" || namespaceId || engineHash_i)}. Such keys never equal token
+     * keys, so a namespace must use one input form consistently. The engine is trusted for token exactness.
+     */
+    public static PrefixChain ofEngineChain(NamespaceId namespace, HashAlgorithm algorithm, List<byte[]> engineHashes) {
+        int d = algorithm.digestLength();
+        int blocks = engineHashes.size();
+        byte[] hashes = new byte[d * (blocks + 1)];
+        HashAlgorithm.Digest digest = algorithm.newDigest();
+        byte[] nsInput = new byte[NamespaceId.LENGTH];
+        namespace.copyTo(nsInput, 0);
+        digest.hash(nsInput, NamespaceId.LENGTH, hashes, 0);
+        int head = ENGINE_DOMAIN.length + NamespaceId.LENGTH;
+        for (int i = 1; i <= blocks; i++) {
+            byte[] engineHash = engineHashes.get(i - 1);
+            if (engineHash == null || engineHash.length == 0) {
+                throw new IllegalArgumentException("engine block hash " + (i - 1) + " is empty");
+            }
+            byte[] input = new byte[head + engineHash.length];
+            System.arraycopy(ENGINE_DOMAIN, 0, input, 0, ENGINE_DOMAIN.length);
+            namespace.copyTo(input, ENGINE_DOMAIN.length);
+            System.arraycopy(engineHash, 0, input, head, engineHash.length);
+            digest.hash(input, input.length, hashes, i * d);
+        }
+        return new PrefixChain(namespace, algorithm, hashes, blocks);
+    }
+
+    public NamespaceId namespace() {
+        return namespace;
+    }
+
+    public HashAlgorithm algorithm() {
+        return algorithm;
+    }
+
+    /** Number of complete blocks. */
+    public int blocks() {
+        return blocks;
+    }
+
+    /** {@code h_i} (a copy), for {@code 0 <= i <= blocks()}; {@code h_0} is the namespace root. */
+    public byte[] hash(int i) {
+        checkIndex(i, 0);
+        int d = algorithm.digestLength();
+        return Arrays.copyOfRange(hashes, i * d, (i + 1) * d);
+    }
+
+    /** The {@code prefixes} key of the prefix of the first {@code i} blocks, {@code 1 <= i <= blocks()}. */
+    public PrefixKey key(int i) {
+        checkIndex(i, 1);
+        return new PrefixKey(namespace, hash(i));
+    }
+
+    private void checkIndex(int i, int min) {
+        if (i < min || i > blocks) {
+            throw new IndexOutOfBoundsException("block " + i + " outside " + min + ".." + blocks);
+        }
+    }
+}

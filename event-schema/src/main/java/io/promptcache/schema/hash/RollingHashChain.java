@@ -1,0 +1,45 @@
+package io.promptcache.schema.hash;
+
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
+
+/**
+ * The XXH3-64 rolling sequence hashes used for routing hints (Mooncake RFC #1527 {@code seq_hashes}, as
+ * NVIDIA Dynamo's KV router computes them): with {@code X(b) = XXH3-64(seed 1337, b)},
+ * {@code local_i = X(tokens of block i as little-endian uint32)}, {@code seq_0 = local_0},
+ * {@code seq_i = X(LE64(seq_{i-1}) || LE64(local_i))}. Only complete blocks count. Not namespaced:
+ * routing keeps one tracker per namespace instead. Only a hint: 64 bits, not collision resistant.
+ */
+public final class RollingHashChain {
+
+    /** The XXH3 seed of the RFC #1527 / Dynamo chain. */
+    public static final long SEED = 1337L;
+
+    private static final Hasher64 XXH3_64 = Hashing.xxh3_64(SEED);
+
+    private RollingHashChain() {
+    }
+
+    /** Sequence hashes of the complete blocks of {@code tokens}. */
+    public static long[] of(int blockSize, int[] tokens) {
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("blockSize must be positive, got " + blockSize);
+        }
+        int blocks = tokens.length / blockSize;
+        long[] seq = new long[blocks];
+        byte[] blockBytes = new byte[4 * blockSize];
+        byte[] pair = new byte[16];
+        for (int i = 0; i < blocks; i++) {
+            Bytes.putIntsLittleEndian(blockBytes, 0, tokens, i * blockSize, blockSize);
+            long local = XXH3_64.hashBytesToLong(blockBytes);
+            if (i == 0) {
+                seq[i] = local;
+            } else {
+                Bytes.putLongLittleEndian(pair, 0, seq[i - 1]);
+                Bytes.putLongLittleEndian(pair, 8, local);
+                seq[i] = XXH3_64.hashBytesToLong(pair);
+            }
+        }
+        return seq;
+    }
+}

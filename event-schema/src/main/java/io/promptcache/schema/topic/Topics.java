@@ -1,0 +1,71 @@
+package io.promptcache.schema.topic;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.common.config.TopicConfig;
+
+import io.promptcache.schema.key.BackendId;
+import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.AccessEvent;
+import io.promptcache.schema.proto.DeadLetter;
+import io.promptcache.schema.proto.EngineEvent;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.serde.EventSerdes;
+
+/**
+ * The topics of promptcache: the only place their names appear. Use {@link TopicCatalog} for the full
+ * (prefixed) names.
+ */
+public final class Topics {
+
+    /** ADVERTISE records: namespace id + prefix hash -> PrefixEntry. */
+    public static final TopicSpec<PrefixKey, PrefixEntry> PREFIXES = new TopicSpec<>("prefixes",
+            EventSerdes.prefixKey(), EventSerdes.prefixEntry(), 12, compacted(Duration.ofHours(1)));
+    /** Object records (LIVE / TOMBSTONED): object id -> ObjectRecord. */
+    public static final TopicSpec<ObjectId, ObjectRecord> OBJECTS = new TopicSpec<>("objects",
+            EventSerdes.objectId(), EventSerdes.objectRecord(), 12, compacted(Duration.ofHours(1)));
+    /** Sampled/aggregated accesses: object id -> AccessEvent. Input of the GC's LRU. */
+    public static final TopicSpec<ObjectId, AccessEvent> ACCESS = new TopicSpec<>("access",
+            EventSerdes.objectId(), EventSerdes.accessEvent(), 6, deleted(Duration.ofDays(1)));
+    /** Storage node heartbeats: node id -> NodeStatus. */
+    public static final TopicSpec<NodeId, NodeStatus> NODES = new TopicSpec<>("nodes", EventSerdes.nodeId(),
+            EventSerdes.nodeStatus(), 1, compacted(Duration.ofMinutes(10)));
+    /** KV events from inference engines: backend id -> EngineEvent. */
+    public static final TopicSpec<BackendId, EngineEvent> ENGINE_EVENTS = new TopicSpec<>("engine-events",
+            EventSerdes.backendId(), EventSerdes.engineEvent(), 6, deleted(Duration.ofDays(1)));
+    /** Records that could not be read: original key bytes -> DeadLetter. */
+    public static final TopicSpec<byte[], DeadLetter> DEAD_LETTERS = new TopicSpec<>("dead-letters",
+            EventSerdes.rawKey(), EventSerdes.deadLetter(), 1, deleted(Duration.ofDays(7)));
+
+    /** Every topic, in a stable order. */
+    public static final List<TopicSpec<?, ?>> ALL = List.of(PREFIXES, OBJECTS, ACCESS, NODES, ENGINE_EVENTS,
+            DEAD_LETTERS);
+
+    private Topics() {
+    }
+
+    /**
+     * Compacted: the latest value per key is kept forever; null values (deletes) stay readable for a day so a
+     * replica that was away sees them; segments roll at {@code segment} so compaction can reach recent records.
+     */
+    private static Map<String, String> compacted(Duration segment) {
+        return Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                TopicConfig.SEGMENT_MS_CONFIG, Long.toString(segment.toMillis()),
+                TopicConfig.DELETE_RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(1).toMillis()),
+                TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.1",
+                TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "0");
+    }
+
+    private static Map<String, String> deleted(Duration retention) {
+        return Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.toMillis()));
+    }
+}

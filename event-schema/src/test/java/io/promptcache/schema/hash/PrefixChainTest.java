@@ -1,0 +1,144 @@
+package io.promptcache.schema.hash;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.promptcache.schema.GoldenVectors;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.namespace.NamespaceSpec;
+
+import net.openhft.hashing.LongTupleHashFunction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PrefixChainTest {
+
+    private static final NamespaceId NS = new NamespaceSpec("m", "bf16", 4, "", 1, "t", "", HashAlgorithm.XXH3_128)
+            .id();
+
+    @Test
+    void shouldMatchGoldenSha256ChainsComputedByPythonHashlib() {
+        // Given
+        JsonNode golden = GoldenVectors.load();
+        JsonNode namespaces = golden.get("namespaces");
+        assertThat(golden.get("chains")).hasSizeGreaterThan(4);
+        for (JsonNode vector : golden.get("chains")) {
+            NamespaceId ns = GoldenVectors.spec(namespaces.get(vector.get("namespace").asInt())).id();
+            int[] tokens = GoldenVectors.tokens(vector.get("token_count").asInt(), vector.get("token_seed").asLong());
+            // When
+            PrefixChain chain = PrefixChain.ofTokens(ns, HashAlgorithm.SHA256, vector.get("block_size").asInt(),
+                    tokens);
+            // Then
+            List<String> actual = new ArrayList<>();
+            for (int i = 0; i <= chain.blocks(); i++) {
+                actual.add(Bytes.hex(chain.hash(i)));
+            }
+            assertThat(actual).as("chain of %s", vector).isEqualTo(GoldenVectors.texts(vector.get("chain")));
+        }
+    }
+
+    @Test
+    void shouldMatchAnIndependentXxh3Implementation() {
+        // Given
+        int[] tokens = GoldenVectors.tokens(4 * 9 + 3, 42);
+        // When
+        PrefixChain chain = PrefixChain.ofTokens(NS, HashAlgorithm.XXH3_128, 4, tokens);
+        // Then: recompute with OpenHFT's zero-allocation-hashing XXH3-128, canonical big-endian (high, low)
+        LongTupleHashFunction xx128 = LongTupleHashFunction.xx128();
+        byte[] previous = canonical(xx128.hashBytes(NS.toBytes()));
+        assertThat(chain.hash(0)).isEqualTo(previous);
+        for (int i = 1; i <= chain.blocks(); i++) {
+            ByteBuffer input = ByteBuffer.allocate(16 + 16).order(ByteOrder.LITTLE_ENDIAN);
+            input.put(previous);
+            for (int t = 0; t < 4; t++) {
+                input.putInt(tokens[(i - 1) * 4 + t]);
+            }
+            previous = canonical(xx128.hashBytes(input.array()));
+            assertThat(chain.hash(i)).as("h_%d", i).isEqualTo(previous);
+        }
+        assertThat(chain.blocks()).isEqualTo(9);
+    }
+
+    @Test
+    void shouldHashTheEmptyInputToTheReferenceXxh3Value() {
+        // XXH3_128bits("") from the xxHash reference implementation, canonical form
+        byte[] out = new byte[16];
+        new Xxh3Digest().hash(new byte[0], 0, out, 0);
+        assertThat(Bytes.hex(out)).isEqualTo("99aa06d3014798d86001c324468d497f");
+    }
+
+    @Test
+    void shouldIgnoreATrailingPartialBlock() {
+        // Given
+        int[] tokens = GoldenVectors.tokens(4 * 3 + 3, 5);
+        // When
+        PrefixChain partial = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, tokens);
+        PrefixChain exact = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, tokens, 12);
+        // Then
+        assertThat(partial.blocks()).isEqualTo(3);
+        assertThat(partial.key(3)).isEqualTo(exact.key(3));
+    }
+
+    @Test
+    void shouldShareKeysExactlyAsFarAsTokensAgree() {
+        // Given: two prompts equal in their first 5 blocks, then different
+        Random random = new Random(3);
+        int[] a = random.ints(64, 0, 50_000).toArray();
+        int[] b = a.clone();
+        b[5 * 4 + 2] ^= 1;
+        // When
+        PrefixChain chainA = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, a);
+        PrefixChain chainB = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, b);
+        // Then
+        for (int i = 1; i <= 16; i++) {
+            assertThat(chainA.key(i).equals(chainB.key(i))).as("block %d", i).isEqualTo(i <= 5);
+        }
+    }
+
+    @Test
+    void shouldSeparateNamespaces() {
+        int[] tokens = GoldenVectors.tokens(8, 1);
+        NamespaceId other = new NamespaceSpec("m", "bf16", 4, "", 1, "other-tenant", "", HashAlgorithm.XXH3_128).id();
+        assertThat(PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, tokens).key(2))
+                .isNotEqualTo(PrefixChain.ofTokens(other, HashAlgorithm.SHA256, 4, tokens).key(2));
+    }
+
+    @Test
+    void shouldKeyEngineChainsApartFromTokenChains() {
+        // Given: an engine chain whose hashes are exactly the bytes of the token blocks
+        int[] tokens = GoldenVectors.tokens(8, 1);
+        PrefixChain fromTokens = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, tokens);
+        List<byte[]> engineHashes = List.of(fromTokens.hash(1), fromTokens.hash(2));
+        // When
+        PrefixChain fromEngine = PrefixChain.ofEngineChain(NS, HashAlgorithm.SHA256, engineHashes);
+        // Then
+        assertThat(fromEngine.blocks()).isEqualTo(2);
+        assertThat(fromEngine.key(2)).isNotEqualTo(fromTokens.key(2));
+        assertThat(PrefixChain.ofEngineChain(NS, HashAlgorithm.SHA256, engineHashes).key(2))
+                .isEqualTo(fromEngine.key(2));
+        assertThatThrownBy(() -> PrefixChain.ofEngineChain(NS, HashAlgorithm.SHA256, List.of(new byte[0])))
+                .hasMessageContaining("empty");
+    }
+
+    @Test
+    void shouldRejectOutOfRangeBlocks() {
+        PrefixChain chain = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, new int[8]);
+        assertThatThrownBy(() -> chain.key(0)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> chain.key(3)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    private static byte[] canonical(long[] lowHigh) {
+        byte[] out = new byte[16];
+        Bytes.putLongBigEndian(out, 0, lowHigh[1]);
+        Bytes.putLongBigEndian(out, 8, lowHigh[0]);
+        return out;
+    }
+}
