@@ -1,0 +1,218 @@
+package io.promptcache.devservices;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.promptcache.schema.topic.TopicCatalog;
+
+/**
+ * A real Apache Kafka broker in this JVM: one combined KRaft broker + controller ({@link KafkaClusterTestKit}),
+ * real sockets on 127.0.0.1, real log directories, real log cleaner and transaction coordinator. On start it
+ * creates every topic of the {@link TopicCatalog} with its cleanup policy and configs.
+ *
+ * <p>Data lives in a temporary directory deleted on {@link #close()}, or in a caller-chosen directory that is
+ * kept. Close is idempotent.
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+
+    private final KafkaClusterTestKit cluster;
+    private final Path baseDirectory;
+    private final boolean deleteOnClose;
+    private final TopicCatalog catalog;
+    private boolean closed;
+
+    private EmbeddedKafkaBroker(KafkaClusterTestKit cluster, Path baseDirectory, boolean deleteOnClose,
+            TopicCatalog catalog) {
+        this.cluster = cluster;
+        this.baseDirectory = baseDirectory;
+        this.deleteOnClose = deleteOnClose;
+        this.catalog = catalog;
+    }
+
+    /** Starts a broker with default {@link Options}. */
+    public static EmbeddedKafkaBroker start() {
+        return start(Options.defaults());
+    }
+
+    /** Formats storage, starts the broker, waits until it serves, creates the catalog's topics. */
+    public static EmbeddedKafkaBroker start(Options options) {
+        long startNanos = System.nanoTime();
+        boolean temporary = options.dataDirectory() == null;
+        Path base;
+        try {
+            base = temporary
+                    ? Files.createTempDirectory("promptcache-kafka-")
+                    : Files.createDirectories(options.dataDirectory());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the broker's data directory", e);
+        }
+        KafkaClusterTestKit cluster = null;
+        try {
+            TestKitNodes nodes = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1)
+                    .setNumControllerNodes(1).setBaseDirectory(base).build();
+            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(false);
+            brokerConfig(options).forEach(builder::setConfigProp);
+            cluster = builder.build();
+            cluster.format();
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(cluster, base, temporary, options.catalog());
+            broker.createTopics(options.catalog().newTopics(options.partitions(), (short) 1));
+            LOG.info("Embedded Kafka broker serving at {} (data in {}, started in {} ms)",
+                    broker.bootstrapServers(), base, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+            return broker;
+        } catch (Exception e) {
+            closeQuietly(cluster);
+            if (temporary) {
+                deleteRecursively(base);
+            }
+            throw new IllegalStateException("embedded Kafka broker failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, Object> brokerConfig(Options options) {
+        Map<String, Object> config = new HashMap<>();
+        // One broker: internal topics cannot have more replicas than that.
+        config.put("offsets.topic.replication.factor", "1");
+        config.put("offsets.topic.num.partitions", "5");
+        config.put("transaction.state.log.replication.factor", "1");
+        config.put("transaction.state.log.min.isr", "1");
+        config.put("transaction.state.log.num.partitions", "5");
+        config.put("group.initial.rebalance.delay.ms", "0");
+        config.put("share.coordinator.state.topic.replication.factor", "1");
+        config.put("share.coordinator.state.topic.min.isr", "1");
+        // Topics come from the catalog; a typo in a topic name must fail, not create a stray topic.
+        config.put("auto.create.topics.enable", "false");
+        // Let the cleaner look often, so compaction is observable in tests and dev mode.
+        config.put("log.cleaner.backoff.ms", "500");
+        config.put("log.segment.delete.delay.ms", "1000");
+        config.putAll(options.brokerOverrides());
+        return config;
+    }
+
+    /** {@code host:port} to give clients as {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    public TopicCatalog catalog() {
+        return catalog;
+    }
+
+    /** Properties of an admin/producer/consumer connected to this broker. */
+    public Properties clientProperties() {
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return properties;
+    }
+
+    /** Creates topics, ignoring those that exist already. */
+    public void createTopics(List<NewTopic> topics) {
+        try (Admin admin = Admin.create(clientProperties())) {
+            for (var entry : admin.createTopics(topics).values().entrySet()) {
+                try {
+                    entry.getValue().get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + entry.getKey(), e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("topic creation timed out", e);
+        }
+    }
+
+    /** Stops the broker; deletes the data directory if it was temporary. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeQuietly(cluster);
+        if (deleteOnClose) {
+            deleteRecursively(baseDirectory);
+        }
+        LOG.info("Embedded Kafka broker stopped");
+    }
+
+    private static void closeQuietly(KafkaClusterTestKit cluster) {
+        if (cluster == null) {
+            return;
+        }
+        try {
+            cluster.close();
+        } catch (Exception e) {
+            LOG.warn("Embedded Kafka broker did not close cleanly: {}", e.toString());
+        }
+    }
+
+    private static void deleteRecursively(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}: {}", directory, e.toString());
+        }
+    }
+
+    /**
+     * How to start the broker.
+     *
+     * @param dataDirectory where logs live and stay; null for a temporary directory deleted on close
+     * @param catalog topics to create
+     * @param partitions partitions per catalog topic; 0 for each topic's default
+     * @param brokerOverrides extra broker configs (win over the defaults)
+     */
+    public record Options(Path dataDirectory, TopicCatalog catalog, int partitions,
+            Map<String, String> brokerOverrides) {
+
+        public Options {
+            brokerOverrides = Map.copyOf(brokerOverrides);
+        }
+
+        /** Temporary data, default catalog, each topic's default partitions. */
+        public static Options defaults() {
+            return new Options(null, TopicCatalog.defaults(), 0, Map.of());
+        }
+
+        public Options withCatalog(TopicCatalog newCatalog) {
+            return new Options(dataDirectory, newCatalog, partitions, brokerOverrides);
+        }
+
+        public Options withDataDirectory(Path directory) {
+            return new Options(directory, catalog, partitions, brokerOverrides);
+        }
+
+        public Options withPartitions(int newPartitions) {
+            return new Options(dataDirectory, catalog, newPartitions, brokerOverrides);
+        }
+    }
+}
