@@ -40,6 +40,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final Path baseDirectory;
     private final boolean deleteOnClose;
     private final TopicCatalog catalog;
+    /** Closes the broker if the JVM exits without {@link #close()}, so no temporary directory is left behind. */
+    private final Thread shutdownHook = new Thread(this::close, "embedded-kafka-shutdown");
     private boolean closed;
 
     private EmbeddedKafkaBroker(KafkaClusterTestKit cluster, Path baseDirectory, boolean deleteOnClose,
@@ -78,6 +80,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             cluster.startup();
             cluster.waitForReadyBrokers();
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(cluster, base, temporary, options.catalog());
+            Runtime.getRuntime().addShutdownHook(broker.shutdownHook);
             broker.createTopics(options.catalog().newTopics(options.partitions(), (short) 1));
             LOG.info("Embedded Kafka broker serving at {} (data in {}, started in {} ms)",
                     broker.bootstrapServers(), base, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
@@ -154,6 +157,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return;
         }
         closed = true;
+        if (Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // the JVM is already shutting down; the hook may run, close stays idempotent
+            }
+        }
         closeQuietly(cluster);
         if (deleteOnClose) {
             deleteRecursively(baseDirectory);
