@@ -34,7 +34,7 @@ public class EmbeddedKafkaExtension implements BeforeAllCallback, ParameterResol
 
     private static EmbeddedKafkaBroker broker(ExtensionContext context) {
         return context.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent(BrokerResource.class, key -> new BrokerResource(EmbeddedKafkaBroker.start()),
+                .computeIfAbsent(BrokerResource.class, key -> new BrokerResource(EmbeddedKafkaBroker.start()),
                         BrokerResource.class)
                 .broker();
     }
