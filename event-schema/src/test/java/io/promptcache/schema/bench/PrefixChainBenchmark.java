@@ -1,0 +1,69 @@
+package io.promptcache.schema.bench;
+
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import io.promptcache.schema.hash.HashAlgorithm;
+import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.hash.RollingHashChain;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.namespace.NamespaceSpec;
+
+/**
+ * Cost of the prefix-hash chain of one prompt: the work a lookup does before it probes the PrefixMap. Time per
+ * chain; divide by {@code tokens} for ns per token (the README table does). {@code rollingXxh3_64} is the
+ * routing chain, measured in the same run as a baseline.
+ *
+ * <p>Run: {@code ./mvnw -pl event-schema -am -Pbench -DskipTests test-compile exec:exec}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class PrefixChainBenchmark {
+
+    @Param({ "1024", "8192", "32768" })
+    public int tokens;
+
+    @Param({ "16" })
+    public int blockSize;
+
+    private int[] prompt;
+    private NamespaceId namespace;
+
+    @Setup
+    public void setUp() {
+        prompt = new Random(42).ints(tokens, 0, 128_000).toArray();
+        namespace = new NamespaceSpec("bench-model", "bf16", blockSize, "", 1, "bench", "", HashAlgorithm.SHA256)
+                .id();
+    }
+
+    @Benchmark
+    public PrefixChain sha256() {
+        return PrefixChain.ofTokens(namespace, HashAlgorithm.SHA256, blockSize, prompt);
+    }
+
+    @Benchmark
+    public PrefixChain xxh3_128() {
+        return PrefixChain.ofTokens(namespace, HashAlgorithm.XXH3_128, blockSize, prompt);
+    }
+
+    @Benchmark
+    public long[] rollingXxh3_64() {
+        return RollingHashChain.of(blockSize, prompt);
+    }
+}
