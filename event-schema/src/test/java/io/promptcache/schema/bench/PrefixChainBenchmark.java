@@ -36,10 +36,10 @@ import io.promptcache.schema.namespace.NamespaceSpec;
 @Fork(1)
 public class PrefixChainBenchmark {
 
-    @Param({ "1024", "8192", "32768" })
+    @Param({"1024", "8192", "32768"})
     public int tokens;
 
-    @Param({ "16" })
+    @Param({"16"})
     public int blockSize;
 
     private int[] prompt;
