@@ -26,7 +26,7 @@ import io.promptcache.schema.namespace.NamespaceSpec;
  * chain; divide by {@code tokens} for ns per token (the README table does). {@code rollingXxh3_64} is the
  * routing chain, measured in the same run as a baseline.
  *
- * <p>Run: {@code ./mvnw -pl event-schema -am -Pbench -DskipTests test-compile exec:exec}
+ * <p>Run: {@code ./mvnw -pl event-schema -Pbench -DskipTests test-compile exec:exec}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
