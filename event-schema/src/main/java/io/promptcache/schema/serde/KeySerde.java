@@ -1,11 +1,8 @@
 package io.promptcache.schema.serde;
 
-import java.util.Map;
 import java.util.function.Function;
 
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Serde of one key type with a fixed binary form: plain Kafka serializer/deserializer and Kafka Streams
@@ -13,7 +10,7 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * @param <K> the key type
  */
-public final class KeySerde<K> implements Serde<K>, Serializer<K>, Deserializer<K> {
+public final class KeySerde<K> extends CombinedSerde<K> {
 
     private final String typeName;
     private final Function<K, byte[]> encode;
@@ -40,25 +37,5 @@ public final class KeySerde<K> implements Serde<K>, Serializer<K>, Deserializer<
         } catch (IllegalArgumentException e) {
             throw new UnreadableRecordException(topic, "key", "not a " + typeName + ": " + e.getMessage(), e);
         }
-    }
-
-    @Override
-    public Serializer<K> serializer() {
-        return this;
-    }
-
-    @Override
-    public Deserializer<K> deserializer() {
-        return this;
-    }
-
-    @Override
-    public void configure(Map<String, ?> configs, boolean isKey) {
-        // nothing to configure
-    }
-
-    @Override
-    public void close() {
-        // stateless
     }
 }

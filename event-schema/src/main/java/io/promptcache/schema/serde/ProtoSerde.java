@@ -1,12 +1,9 @@
 package io.promptcache.schema.serde;
 
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
@@ -19,7 +16,7 @@ import com.google.protobuf.Parser;
  *
  * @param <T> the generated message type
  */
-public final class ProtoSerde<T extends MessageLite> implements Serde<T>, Serializer<T>, Deserializer<T> {
+public final class ProtoSerde<T extends MessageLite> extends CombinedSerde<T> {
 
     private final String typeName;
     private final Parser<T> parser;
@@ -78,25 +75,5 @@ public final class ProtoSerde<T extends MessageLite> implements Serde<T>, Serial
             throw new UnreadableRecordException(topic, "value", typeName + ": " + violation, null);
         }
         return message;
-    }
-
-    @Override
-    public Serializer<T> serializer() {
-        return this;
-    }
-
-    @Override
-    public Deserializer<T> deserializer() {
-        return this;
-    }
-
-    @Override
-    public void configure(Map<String, ?> configs, boolean isKey) {
-        // nothing to configure
-    }
-
-    @Override
-    public void close() {
-        // stateless
     }
 }
