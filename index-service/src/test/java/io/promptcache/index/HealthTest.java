@@ -1,5 +1,6 @@
 package io.promptcache.index;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,9 @@ class HealthTest {
     void shouldBeReadyWithTheEmbeddedBroker() {
         assertThat(bootstrapServers).as("bootstrap servers handed in by promptcache-devservices")
                 .matches("(localhost|127\\.0\\.0\\.1):\\d+");
+        // the dev service hands the broker to Kafka Streams too (ExternalKafkaTest relies on this key)
+        assertThat(ConfigProvider.getConfig().getOptionalValue("quarkus.kafka-streams.bootstrap-servers",
+                String.class)).contains(bootstrapServers);
         given().when().get("/q/health/ready").then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.name", hasItem("Kafka connection health check"));
