@@ -7,6 +7,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
+import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -27,8 +28,6 @@ import static org.hamcrest.Matchers.equalTo;
 class ExternalKafkaTest {
 
     private static final String EXTERNAL_MARKER = "promptcache.test.external-bootstrap-servers";
-    /** Set by the dev service (with kafka.bootstrap.servers) whenever it starts its broker; see HealthTest. */
-    private static final String DEV_SERVICE_ONLY_KEY = "quarkus.kafka-streams.bootstrap-servers";
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
@@ -39,7 +38,8 @@ class ExternalKafkaTest {
     @Test
     void shouldUseTheConfiguredClusterInsteadOfStartingOne() {
         assertThat(bootstrapServers).isEqualTo(externalBootstrapServers);
-        assertThat(ConfigProvider.getConfig().getOptionalValue(DEV_SERVICE_ONLY_KEY, String.class))
+        assertThat(ConfigProvider.getConfig().getOptionalValue(ServiceHealthContract.STREAMS_BOOTSTRAP_SERVERS,
+                String.class))
                 .as("config contributed by the embedded-broker dev service").isEmpty();
         given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
     }
