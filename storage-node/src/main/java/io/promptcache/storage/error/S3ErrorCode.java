@@ -1,0 +1,61 @@
+package io.promptcache.storage.error;
+
+/**
+ * Every error the storage node returns: HTTP status, S3 error code and a default message. The one place codes
+ * are defined; {@link S3Exception} carries one, and one renderer writes the XML error document.
+ */
+public enum S3ErrorCode {
+
+    ACCESS_DENIED(403, "AccessDenied", "Access Denied"), BAD_DIGEST(400, "BadDigest",
+            "The Content-MD5 or checksum you specified did not match what was received."), BUCKET_ALREADY_OWNED_BY_YOU(
+                    409, "BucketAlreadyOwnedByYou",
+                    "Your previous request to create the named bucket succeeded and you already own it."), BUCKET_NOT_EMPTY(
+                            409, "BucketNotEmpty",
+                            "The bucket you tried to delete is not empty."), ENTITY_TOO_LARGE(400, "EntityTooLarge",
+                                    "Your proposed upload exceeds the maximum allowed object size."), INCOMPLETE_BODY(
+                                            400, "IncompleteBody",
+                                            "You did not provide the number of bytes specified by the Content-Length HTTP header."), INSUFFICIENT_STORAGE(
+                                                    507, "InsufficientStorage",
+                                                    "The node does not have enough free capacity for this object; nothing was written."), INTERNAL_ERROR(
+                                                            500, "InternalError",
+                                                            "We encountered an internal error. Please try again."), INVALID_ARGUMENT(
+                                                                    400, "InvalidArgument",
+                                                                    "Invalid Argument"), INVALID_BUCKET_NAME(400,
+                                                                            "InvalidBucketName",
+                                                                            "The specified bucket is not valid."), INVALID_DIGEST(
+                                                                                    400, "InvalidDigest",
+                                                                                    "The Content-MD5 you specified is not valid."), INVALID_RANGE(
+                                                                                            416, "InvalidRange",
+                                                                                            "The requested range is not satisfiable"), KEY_TOO_LONG(
+                                                                                                    400,
+                                                                                                    "KeyTooLongError",
+                                                                                                    "Your key is too long."), NO_SUCH_BUCKET(
+                                                                                                            404,
+                                                                                                            "NoSuchBucket",
+                                                                                                            "The specified bucket does not exist."), NO_SUCH_KEY(
+                                                                                                                    404,
+                                                                                                                    "NoSuchKey",
+                                                                                                                    "The specified key does not exist.");
+
+    private final int status;
+    private final String code;
+    private final String message;
+
+    S3ErrorCode(int status, String code, String message) {
+        this.status = status;
+        this.code = code;
+        this.message = message;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public String message() {
+        return message;
+    }
+}

@@ -1,0 +1,82 @@
+package io.promptcache.storage.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Layout of a node's data directory. Body files are named by random ids, never by keys.
+ *
+ * <pre>
+ * data/
+ *   meta/              RocksDB (buckets, object entries)
+ *   tmp/&lt;id&gt;.part     bodies being written; removed at startup
+ *   objects/ab/&lt;id&gt;   committed bodies, ab = first two characters of the id
+ * </pre>
+ */
+final class DataDirectory {
+
+    static final String PART_SUFFIX = ".part";
+
+    private final Path root;
+    private final Path meta;
+    private final Path tmp;
+    private final Path objects;
+
+    DataDirectory(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+        this.meta = this.root.resolve("meta");
+        this.tmp = this.root.resolve("tmp");
+        this.objects = this.root.resolve("objects");
+        try {
+            Files.createDirectories(meta);
+            Files.createDirectories(tmp);
+            Files.createDirectories(objects);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the data directory " + this.root, e);
+        }
+    }
+
+    Path root() {
+        return root;
+    }
+
+    Path meta() {
+        return meta;
+    }
+
+    Path tmp() {
+        return tmp;
+    }
+
+    Path objects() {
+        return objects;
+    }
+
+    /** A fresh random file id: 32 lower-case hex characters. */
+    static String newFileId() {
+        byte[] id = new byte[16];
+        ThreadLocalRandom.current().nextBytes(id);
+        return HexFormat.of().formatHex(id);
+    }
+
+    Path partFile(String fileId) {
+        return tmp.resolve(fileId + PART_SUFFIX);
+    }
+
+    Path objectFile(String fileId) {
+        return objects.resolve(fileId.substring(0, 2)).resolve(fileId);
+    }
+
+    /** fsyncs a directory so a rename or delete in it survives power loss. */
+    static void syncDirectory(Path directory) throws IOException {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.promptcache.storage.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the node knows of one stored object, kept in RocksDB under (bucket, key).
+ *
+ * @param fileId name of the body file under {@code objects/} (32 hex characters, unique per PUT)
+ * @param size body length in bytes
+ * @param etag the S3 ETag without quotes (hex MD5, or {@code md5-of-md5s-N} for multipart)
+ * @param crc32c CRC32C of the body, checked by verify-on-read and startup validation
+ * @param lastModified milliseconds since the Unix epoch
+ * @param contentType Content-Type given at PUT ({@code application/octet-stream} by default)
+ * @param userMetadata {@code x-amz-meta-*} headers, names lower-case without the prefix
+ */
+public record ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
+        Map<String, String> userMetadata) {
+
+    private static final byte FORMAT_V1 = 1;
+
+    public ObjectMeta {
+        userMetadata = Map.copyOf(userMetadata);
+    }
+
+    /** The value bytes stored in RocksDB. */
+    byte[] encode() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(FORMAT_V1);
+            out.writeUTF(fileId);
+            out.writeLong(size);
+            out.writeUTF(etag);
+            out.writeInt(crc32c);
+            out.writeLong(lastModified);
+            out.writeUTF(contentType);
+            out.writeInt(userMetadata.size());
+            for (Map.Entry<String, String> e : userMetadata.entrySet()) {
+                out.writeUTF(e.getKey());
+                out.writeUTF(e.getValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("in-memory stream", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Decodes {@link #encode()}; a value in an unknown format is a corrupt index entry. */
+    static ObjectMeta decode(byte[] value) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            byte format = in.readByte();
+            if (format != FORMAT_V1) {
+                throw new IOException("unknown object metadata format " + format);
+            }
+            String fileId = in.readUTF();
+            long size = in.readLong();
+            String etag = in.readUTF();
+            int crc32c = in.readInt();
+            long lastModified = in.readLong();
+            String contentType = in.readUTF();
+            int count = in.readInt();
+            Map<String, String> meta = new LinkedHashMap<>();
+            for (int i = 0; i < count; i++) {
+                meta.put(in.readUTF(), in.readUTF());
+            }
+            return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, meta);
+        } catch (IOException e) {
+            throw new CorruptMetadataException("unreadable object metadata: " + e.getMessage(), e);
+        }
+    }
+
+    /** An index entry that cannot be decoded; startup validation drops it. */
+    public static final class CorruptMetadataException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        CorruptMetadataException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

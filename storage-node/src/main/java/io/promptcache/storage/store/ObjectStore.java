@@ -1,0 +1,247 @@
+package io.promptcache.storage.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.promptcache.storage.error.S3ErrorCode;
+import io.promptcache.storage.error.S3Exception;
+
+/**
+ * Buckets and objects on disk: bodies in files under the data directory, metadata in RocksDB. A PUT is atomic
+ * (temporary file, fsync per durability, rename, then the index entry): a crash at any point never makes a partial
+ * object visible, and startup validation removes what a crash left behind. Capacity is reserved before bytes are
+ * written, so an over-capacity PUT is refused without writing anything.
+ */
+public final class ObjectStore implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
+    private static final int COMMIT_STRIPES = 64;
+
+    private final DataDirectory directory;
+    private final MetadataStore metadata;
+    private final Durability durability;
+    private final long capacityBytes;
+    private final ValidationReport validation;
+    /** Committed bytes plus bytes reserved by uploads in progress. */
+    private final AtomicLong allocatedBytes = new AtomicLong();
+    private final AtomicLong objectCount = new AtomicLong();
+    private final Object[] commitLocks = new Object[COMMIT_STRIPES];
+    private boolean closed;
+
+    private ObjectStore(DataDirectory directory, Durability durability, long capacityBytes) {
+        this.directory = directory;
+        this.durability = durability;
+        this.capacityBytes = capacityBytes;
+        this.metadata = new MetadataStore(directory.meta(), durability == Durability.PERSISTENT);
+        for (int i = 0; i < COMMIT_STRIPES; i++) {
+            commitLocks[i] = new Object();
+        }
+        try {
+            this.validation = new StartupValidator(directory, metadata).run();
+        } catch (RuntimeException e) {
+            metadata.close();
+            throw e;
+        }
+        allocatedBytes.set(validation.bytes());
+        objectCount.set(validation.objects());
+    }
+
+    /**
+     * Opens the store under {@code dataDirectory} and validates it.
+     *
+     * @param capacityBytes total bytes of object bodies this node accepts
+     */
+    public static ObjectStore open(Path dataDirectory, Durability durability, long capacityBytes) {
+        if (capacityBytes <= 0) {
+            throw new IllegalArgumentException("capacity must be positive, got " + capacityBytes);
+        }
+        return new ObjectStore(new DataDirectory(dataDirectory), durability, capacityBytes);
+    }
+
+    /** What startup validation cleaned. */
+    public ValidationReport validation() {
+        return validation;
+    }
+
+    public Durability durability() {
+        return durability;
+    }
+
+    public long capacityBytes() {
+        return capacityBytes;
+    }
+
+    /** Bytes of committed objects plus bytes reserved by uploads in progress. */
+    public long usedBytes() {
+        return allocatedBytes.get();
+    }
+
+    public long objectCount() {
+        return objectCount.get();
+    }
+
+    // ---- buckets
+
+    /** Creates a bucket; false if it exists already. */
+    public boolean createBucket(String bucket) {
+        return metadata.createBucket(Names.checkBucket(bucket), System.currentTimeMillis());
+    }
+
+    /** Creation time of an existing bucket; {@code NoSuchBucket} otherwise. */
+    public long bucketCreated(String bucket) {
+        return metadata.bucketCreated(bucket).orElseThrow(() -> noSuchBucket(bucket));
+    }
+
+    public Map<String, Long> listBuckets() {
+        return metadata.listBuckets();
+    }
+
+    /** Deletes an empty bucket: {@code NoSuchBucket} or {@code BucketNotEmpty} otherwise. */
+    public synchronized void deleteBucket(String bucket) {
+        bucketCreated(bucket);
+        if (metadata.hasObjects(bucket)) {
+            throw new S3Exception(S3ErrorCode.BUCKET_NOT_EMPTY,
+                    "The bucket '" + bucket + "' is not empty: delete its objects first.");
+        }
+        metadata.deleteBucket(bucket);
+    }
+
+    // ---- objects
+
+    /**
+     * Starts a PUT. Use in try-with-resources: closing an uncommitted upload aborts it.
+     *
+     * @param declaredLength Content-Length of the body, or -1 if unknown (capacity is then reserved as bytes arrive)
+     */
+    public ObjectUpload beginPut(String bucket, String key, long declaredLength, String contentType,
+            Map<String, String> userMetadata) {
+        bucketCreated(bucket);
+        Names.checkKey(key);
+        try {
+            return new ObjectUpload(this, bucket, key, declaredLength, contentType, userMetadata);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start writing " + bucket + "/" + key, e);
+        }
+    }
+
+    /** The object's metadata; {@code NoSuchBucket} or {@code NoSuchKey} if absent. */
+    public ObjectMeta head(String bucket, String key) {
+        bucketCreated(bucket);
+        return metadata.getObject(bucket, key).orElseThrow(() -> new S3Exception(S3ErrorCode.NO_SUCH_KEY,
+                "The specified key does not exist: " + key));
+    }
+
+    /** The file holding an object's body, for reads (range GETs use it with sendfile). */
+    public Path bodyFile(ObjectMeta meta) {
+        return directory.objectFile(meta.fileId());
+    }
+
+    /** Deletes an object; idempotent (no error if absent). {@code NoSuchBucket} if the bucket is missing. */
+    public void delete(String bucket, String key) {
+        bucketCreated(bucket);
+        synchronized (commitLock(bucket, key)) {
+            Optional<ObjectMeta> existing = metadata.getObject(bucket, key);
+            if (existing.isEmpty()) {
+                return;
+            }
+            metadata.deleteObject(bucket, key);
+            removeBody(existing.get());
+        }
+    }
+
+    /** Lists a bucket's keys (S3 ListObjectsV2 semantics). */
+    public ListPage list(String bucket, String prefix, String delimiter, String startAfter, int maxKeys) {
+        bucketCreated(bucket);
+        return new ObjectLister(metadata).list(bucket, prefix, delimiter, startAfter, maxKeys);
+    }
+
+    // ---- used by ObjectUpload
+
+    DataDirectory directory() {
+        return directory;
+    }
+
+    /** Reserves capacity or refuses with {@code InsufficientStorage}. */
+    void reserve(long bytes) {
+        long current;
+        do {
+            current = allocatedBytes.get();
+            if (current + bytes > capacityBytes) {
+                throw new S3Exception(S3ErrorCode.INSUFFICIENT_STORAGE, "Not enough free capacity: " + bytes
+                        + " bytes requested, " + Math.max(0, capacityBytes - current) + " of " + capacityBytes
+                        + " free. Nothing was written.");
+            }
+        } while (!allocatedBytes.compareAndSet(current, current + bytes));
+    }
+
+    void release(long bytes) {
+        allocatedBytes.addAndGet(-bytes);
+    }
+
+    /** Renames the body into place and writes the index entry; the replaced object's body is removed after. */
+    void commit(String bucket, String key, ObjectMeta meta, long reservedBytes) throws IOException {
+        Path part = directory.partFile(meta.fileId());
+        Path target = directory.objectFile(meta.fileId());
+        Files.createDirectories(target.getParent());
+        Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
+        if (durability == Durability.PERSISTENT) {
+            DataDirectory.syncDirectory(target.getParent());
+            DataDirectory.syncDirectory(directory.tmp());
+        }
+        synchronized (commitLock(bucket, key)) {
+            Optional<ObjectMeta> replaced;
+            try {
+                if (metadata.bucketCreated(bucket).isEmpty()) {
+                    throw noSuchBucket(bucket);
+                }
+                replaced = metadata.getObject(bucket, key);
+                metadata.putObject(bucket, key, meta);
+            } catch (RuntimeException e) {
+                Files.deleteIfExists(target);
+                release(reservedBytes);
+                throw e;
+            }
+            allocatedBytes.addAndGet(meta.size() - reservedBytes);
+            objectCount.incrementAndGet();
+            replaced.ifPresent(this::removeBody);
+        }
+    }
+
+    private void removeBody(ObjectMeta meta) {
+        try {
+            Files.deleteIfExists(directory.objectFile(meta.fileId()));
+        } catch (IOException e) {
+            // the startup validation removes it as an orphan
+            LOG.warn("Could not delete body file {}: {}", meta.fileId(), e.toString());
+        }
+        allocatedBytes.addAndGet(-meta.size());
+        objectCount.decrementAndGet();
+    }
+
+    private Object commitLock(String bucket, String key) {
+        return commitLocks[Math.floorMod(31 * bucket.hashCode() + key.hashCode(), COMMIT_STRIPES)];
+    }
+
+    private static S3Exception noSuchBucket(String bucket) {
+        return new S3Exception(S3ErrorCode.NO_SUCH_BUCKET, "The specified bucket does not exist: " + bucket);
+    }
+
+    /** Closes the metadata store. Uploads in progress must be finished first. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        metadata.close();
+    }
+}

@@ -1,0 +1,74 @@
+package io.promptcache.storage.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a crash can leave behind, and what validation makes of it on the next start. */
+class StartupValidatorTest {
+
+    @TempDir
+    Path data;
+
+    @Test
+    void shouldCleanWhatACrashLeftAndKeepCompleteObjects() throws Exception {
+        // Given: three complete objects ...
+        try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {
+            store.createBucket("kv-cache");
+            for (String key : new String[]{"keep", "lose-body", "truncate-body"}) {
+                put(store, key, ObjectStoreTest.randomBytes(4096, key.hashCode()));
+            }
+            // ... then the damage of crashes at different points
+            Files.delete(store.bodyFile(store.head("kv-cache", "lose-body")));
+            Files.write(store.bodyFile(store.head("kv-cache", "truncate-body")), new byte[100]);
+        }
+        Files.write(data.resolve("tmp").resolve("0123456789abcdef0123456789abcdef.part"), new byte[10]);
+        Path orphan = data.resolve("objects").resolve("ff").resolve("ff23456789abcdef0123456789abcdef");
+        Files.createDirectories(orphan.getParent());
+        Files.write(orphan, new byte[20]);
+        // When
+        try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {
+            // Then
+            ValidationReport report = store.validation();
+            assertThat(report.tempFilesCleaned()).isEqualTo(1);
+            // the planted orphan, and the truncated body once its entry is dropped
+            assertThat(report.orphanFilesCleaned()).isEqualTo(2);
+            assertThat(report.missingEntriesCleaned()).isEqualTo(2);
+            assertThat(report.objects()).isEqualTo(1);
+            assertThat(report.bytes()).isEqualTo(4096);
+            assertThat(store.usedBytes()).isEqualTo(4096);
+            assertThat(Files.readAllBytes(store.bodyFile(store.head("kv-cache", "keep"))))
+                    .isEqualTo(ObjectStoreTest.randomBytes(4096, "keep".hashCode()));
+            assertThat(store.list("kv-cache", null, null, null, 100).objects()).extracting(ListPage.Entry::key)
+                    .containsExactly("keep");
+            assertThat(Files.exists(orphan)).isFalse();
+        }
+    }
+
+    @Test
+    void shouldFindNothingToCleanAfterACleanStop() throws Exception {
+        try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 1 << 20)) {
+            store.createBucket("kv-cache");
+            put(store, "a", new byte[10]);
+        }
+        try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 1 << 20)) {
+            assertThat(store.validation()).extracting(ValidationReport::tempFilesCleaned,
+                    ValidationReport::orphanFilesCleaned, ValidationReport::missingEntriesCleaned,
+                    ValidationReport::corruptEntriesCleaned, ValidationReport::objects)
+                    .containsExactly(0L, 0L, 0L, 0L, 1L);
+        }
+    }
+
+    private static void put(ObjectStore store, String key, byte[] body) throws IOException {
+        try (ObjectUpload upload = store.beginPut("kv-cache", key, body.length, "application/octet-stream", Map.of())) {
+            upload.write(body, 0, body.length);
+            upload.commit(null);
+        }
+    }
+}
