@@ -1,0 +1,28 @@
+package io.promptcache.storage.config;
+
+import java.nio.file.Path;
+
+import io.promptcache.storage.store.Durability;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Configuration of the storage node ({@code promptcache.storage.*}). */
+@ConfigMapping(prefix = "promptcache.storage")
+public interface StorageConfig {
+
+    /** Directory holding metadata (RocksDB) and object bodies. Created if missing. */
+    @WithDefault("data/storage-node")
+    Path dataDir();
+
+    /** Bytes of object bodies this node accepts; a PUT beyond it gets 507 InsufficientStorage. */
+    @WithDefault("10737418240")
+    long capacityBytes();
+
+    /** {@code best_effort} (page cache) or {@code persistent} (fsync body, directory and metadata before acking). */
+    @WithDefault("best_effort")
+    Durability durability();
+
+    /** Largest accepted object, in bytes (S3's single-PUT limit is 5 GiB). */
+    @WithDefault("5368709120")
+    long maxObjectBytes();
+}

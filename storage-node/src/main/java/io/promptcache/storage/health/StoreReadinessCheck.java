@@ -1,0 +1,42 @@
+package io.promptcache.storage.health;
+
+import java.nio.file.Files;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+import io.promptcache.storage.config.StorageConfig;
+import io.promptcache.storage.store.ObjectStore;
+
+/** Ready when the store is open and validated and the data directory is writable. */
+@Readiness
+@ApplicationScoped
+public class StoreReadinessCheck implements HealthCheck {
+
+    private final ObjectStore store;
+    private final StorageConfig config;
+
+    StoreReadinessCheck(ObjectStore store, StorageConfig config) {
+        this.store = store;
+        this.config = config;
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        boolean writable = Files.isWritable(config.dataDir().resolve("tmp"));
+        return HealthCheckResponse.named("storage")
+                .status(writable)
+                .withData("dataDir", config.dataDir().toAbsolutePath().toString())
+                .withData("writable", writable)
+                .withData("objects", store.objectCount())
+                .withData("usedBytes", store.usedBytes())
+                .withData("capacityBytes", store.capacityBytes())
+                .withData("validationOrphansCleaned", store.validation().orphanFilesCleaned())
+                .withData("validationMissingCleaned", store.validation().missingEntriesCleaned())
+                .build();
+    }
+
+}

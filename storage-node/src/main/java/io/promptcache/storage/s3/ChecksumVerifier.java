@@ -1,0 +1,100 @@
+package io.promptcache.storage.s3;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
+
+import io.promptcache.storage.error.S3ErrorCode;
+import io.promptcache.storage.error.S3Exception;
+
+/**
+ * Verifies one {@code x-amz-checksum-*} value (from a header, or from the aws-chunked trailer) over the decoded
+ * body: CRC32, CRC32C, SHA-1 or SHA-256, all from the JDK. CRC64NVME is refused with a clear message.
+ */
+final class ChecksumVerifier {
+
+    static final String HEADER_PREFIX = "x-amz-checksum-";
+
+    private final String algorithm;
+    private final Checksum checksum;
+    private final MessageDigest digest;
+
+    private ChecksumVerifier(String algorithm, Checksum checksum, MessageDigest digest) {
+        this.algorithm = algorithm;
+        this.checksum = checksum;
+        this.digest = digest;
+    }
+
+    /**
+     * A verifier for an algorithm named like the header suffix ({@code crc32}, {@code crc32c}, {@code sha1},
+     * {@code sha256}), or null if {@code algorithm} is null.
+     */
+    static ChecksumVerifier forAlgorithm(String algorithm) {
+        if (algorithm == null) {
+            return null;
+        }
+        String a = algorithm.toLowerCase(Locale.ROOT);
+        return switch (a) {
+            case "crc32" -> new ChecksumVerifier(a, new CRC32(), null);
+            case "crc32c" -> new ChecksumVerifier(a, new CRC32C(), null);
+            case "sha1" -> new ChecksumVerifier(a, null, digest("SHA-1"));
+            case "sha256" -> new ChecksumVerifier(a, null, digest("SHA-256"));
+            default -> throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Checksum algorithm '" + algorithm
+                    + "' is not supported by this node: use CRC32, CRC32C, SHA1 or SHA256.");
+        };
+    }
+
+    /** The algorithm named by a header such as {@code x-amz-checksum-crc32}, or null if it is not one. */
+    static String algorithmOfHeader(String headerName) {
+        String lower = headerName.toLowerCase(Locale.ROOT);
+        return lower.startsWith(HEADER_PREFIX) && !lower.equals(HEADER_PREFIX + "type")
+                && !lower.equals(HEADER_PREFIX + "mode") ? lower.substring(HEADER_PREFIX.length()) : null;
+    }
+
+    String algorithm() {
+        return algorithm;
+    }
+
+    void update(ByteBuffer data) {
+        if (checksum != null) {
+            checksum.update(data.duplicate());
+        } else {
+            digest.update(data.duplicate());
+        }
+    }
+
+    /** Compares with the base64 value the client sent; {@code BadDigest} if they differ. */
+    void verify(String expectedBase64, Function<String, S3Exception> onMissing) {
+        if (expectedBase64 == null) {
+            throw onMissing.apply(HEADER_PREFIX + algorithm);
+        }
+        String actual = Base64.getEncoder().encodeToString(value());
+        if (!actual.equals(expectedBase64.trim())) {
+            throw new S3Exception(S3ErrorCode.BAD_DIGEST, "The " + algorithm.toUpperCase(Locale.ROOT)
+                    + " checksum you specified (" + expectedBase64 + ") did not match what was received (" + actual
+                    + ").");
+        }
+    }
+
+    private byte[] value() {
+        if (digest != null) {
+            return digest.digest();
+        }
+        long v = checksum.getValue();
+        return new byte[]{(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+    }
+
+    private static MessageDigest digest(String name) {
+        try {
+            return MessageDigest.getInstance(name);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK provides " + name, e);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.promptcache.storage.s3;
+
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import io.promptcache.storage.error.S3ErrorCode;
+import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ObjectStore;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * PutObject, streaming: the request is paused while the upload starts on a worker thread, body chunks then go
+ * straight into the upload's temporary file (page-cache writes), and the commit (fsync, rename, metadata) runs on
+ * a worker again. The body is never held in memory as a whole.
+ */
+final class PutObjectHandler {
+
+    private final ObjectStore store;
+    private final long maxObjectBytes;
+
+    PutObjectHandler(ObjectStore store, long maxObjectBytes) {
+        this.store = store;
+        this.maxObjectBytes = maxObjectBytes;
+    }
+
+    void handle(RoutingContext ctx, S3Path path) {
+        HttpServerRequest req = ctx.request();
+        req.pause();
+        MultiMap headers = req.headers();
+        boolean awsChunked = isAwsChunked(headers);
+        long declared = declaredLength(headers, awsChunked);
+        if (declared > maxObjectBytes) {
+            throw new S3Exception(S3ErrorCode.ENTITY_TOO_LARGE, "Your proposed upload of " + declared
+                    + " bytes exceeds the maximum object size of " + maxObjectBytes + " bytes.");
+        }
+        String algorithm = checksumAlgorithm(headers);
+        ChecksumVerifier checksum = ChecksumVerifier.forAlgorithm(algorithm);
+        String headerChecksum = algorithm == null ? null : headers.get(ChecksumVerifier.HEADER_PREFIX + algorithm);
+        byte[] md5 = contentMd5(headers.get("Content-MD5"));
+        String contentType = headers.get("Content-Type") == null
+                ? "application/octet-stream"
+                : headers.get("Content-Type");
+        Map<String, String> userMeta = userMetadata(headers);
+        ctx.vertx().executeBlocking(
+                () -> new PutBody(store.beginPut(path.bucket(), path.key(), declared, contentType, userMeta),
+                        awsChunked, checksum, headerChecksum, md5),
+                false)
+                .onFailure(e -> S3Errors.send(ctx, e, path.resource()))
+                .onSuccess(body -> stream(ctx, path, body));
+    }
+
+    private void stream(RoutingContext ctx, S3Path path, PutBody body) {
+        HttpServerRequest req = ctx.request();
+        boolean[] failed = {false};
+        req.handler(buffer -> {
+            if (failed[0]) {
+                return;
+            }
+            try {
+                body.feed(ByteBuffer.wrap(buffer.getBytes()));
+            } catch (Exception e) {
+                failed[0] = true;
+                body.abort();
+                ctx.response().putHeader("Connection", "close");
+                S3Errors.send(ctx, e, path.resource());
+            }
+        });
+        req.exceptionHandler(e -> {
+            if (!failed[0]) {
+                failed[0] = true;
+                body.abort();
+            }
+        });
+        req.endHandler(v -> {
+            if (failed[0]) {
+                return;
+            }
+            ctx.vertx().executeBlocking(body::commit, false).onComplete(result -> {
+                if (result.failed()) {
+                    body.abort();
+                    S3Errors.send(ctx, result.cause(), path.resource());
+                    return;
+                }
+                ctx.response().putHeader("ETag", S3Headers.quotedEtag(result.result().etag()));
+                ctx.response().end();
+            });
+        });
+        req.resume();
+    }
+
+    private static boolean isAwsChunked(MultiMap headers) {
+        String encoding = headers.get("Content-Encoding");
+        String sha = headers.get(S3Headers.CONTENT_SHA256);
+        return (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("aws-chunked"))
+                || (sha != null && sha.startsWith("STREAMING-"));
+    }
+
+    private static long declaredLength(MultiMap headers, boolean awsChunked) {
+        String value = awsChunked ? headers.get(S3Headers.DECODED_LENGTH) : headers.get("Content-Length");
+        if (value == null) {
+            return -1;
+        }
+        try {
+            long n = Long.parseLong(value.trim());
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid content length: " + value);
+        }
+    }
+
+    /** The checksum algorithm of an x-amz-checksum-* header, an x-amz-trailer, or x-amz-sdk-checksum-algorithm. */
+    private static String checksumAlgorithm(MultiMap headers) {
+        for (String name : headers.names()) {
+            String algorithm = ChecksumVerifier.algorithmOfHeader(name);
+            if (algorithm != null) {
+                return algorithm;
+            }
+        }
+        String trailer = headers.get(S3Headers.TRAILER);
+        if (trailer != null) {
+            String algorithm = ChecksumVerifier.algorithmOfHeader(trailer.trim());
+            if (algorithm != null) {
+                return algorithm;
+            }
+        }
+        return null;
+    }
+
+    private static byte[] contentMd5(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            byte[] md5 = Base64.getDecoder().decode(value.trim());
+            if (md5.length != 16) {
+                throw new IllegalArgumentException();
+            }
+            return md5;
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_DIGEST,
+                    "The Content-MD5 you specified is not valid: it must be the base64 of a 16-byte MD5.");
+        }
+    }
+
+    private static Map<String, String> userMetadata(MultiMap headers) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        headers.forEach(h -> {
+            String name = h.getKey().toLowerCase(Locale.ROOT);
+            if (name.startsWith(S3Headers.USER_META_PREFIX)) {
+                meta.put(name.substring(S3Headers.USER_META_PREFIX.length()), h.getValue());
+            }
+        });
+        return meta;
+    }
+}

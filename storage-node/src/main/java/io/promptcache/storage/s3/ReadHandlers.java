@@ -1,0 +1,121 @@
+package io.promptcache.storage.s3;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+import io.promptcache.storage.error.S3ErrorCode;
+import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ListPage;
+import io.promptcache.storage.store.ObjectMeta;
+import io.promptcache.storage.store.ObjectStore;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+
+/** GET/HEAD of objects (one range, zero-copy from the body file), bucket listing, bucket and object deletes. */
+final class ReadHandlers {
+
+    private static final int MAX_KEYS = 1000;
+
+    private final ObjectStore store;
+
+    ReadHandlers(ObjectStore store) {
+        this.store = store;
+    }
+
+    void getObject(RoutingContext ctx, S3Path path, boolean headOnly) {
+        ObjectMeta meta = store.head(path.bucket(), path.key());
+        ByteRange range = ByteRange.parse(ctx.request().getHeader("Range"), meta.size());
+        HttpServerResponse response = ctx.response();
+        response.putHeader("ETag", S3Headers.quotedEtag(meta.etag()))
+                .putHeader("Last-Modified", S3Headers.httpDate(meta.lastModified()))
+                .putHeader("Content-Type", meta.contentType())
+                .putHeader("Accept-Ranges", "bytes");
+        meta.userMetadata().forEach((name, value) -> response.putHeader(S3Headers.USER_META_PREFIX + name, value));
+        long offset = range == null ? 0 : range.first();
+        long length = range == null ? meta.size() : range.length();
+        response.setStatusCode(range == null ? 200 : 206);
+        if (range != null) {
+            response.putHeader("Content-Range", range.contentRange(meta.size()));
+        }
+        response.putHeader("Content-Length", Long.toString(length));
+        if (headOnly || length == 0) {
+            response.end();
+            return;
+        }
+        response.sendFile(store.bodyFile(meta).toString(), offset, length)
+                .onFailure(e -> S3Errors.send(ctx, new S3Exception(S3ErrorCode.NO_SUCH_KEY,
+                        "The object was removed while it was being read: " + path.key(), e), path.resource()));
+    }
+
+    void listObjects(RoutingContext ctx, S3Path path) {
+        HttpServerRequest req = ctx.request();
+        String listType = req.getParam("list-type");
+        if (listType != null && !listType.equals("2")) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Only ListObjectsV2 (list-type=2) is supported.");
+        }
+        int maxKeys = maxKeys(req.getParam("max-keys"));
+        String prefix = req.getParam("prefix");
+        String delimiter = req.getParam("delimiter");
+        String startAfter = req.getParam("start-after");
+        String token = req.getParam("continuation-token");
+        String from = token != null ? decodeToken(token) : startAfter;
+        ListPage page = store.list(path.bucket(), prefix, delimiter, from, maxKeys);
+        String next = page.truncated() ? encodeToken(page.nextStartAfter()) : null;
+        ctx.response().putHeader("Content-Type", S3Xml.CONTENT_TYPE)
+                .end(S3Xml.listObjectsV2(path.bucket(), prefix, delimiter, startAfter, token, next, maxKeys, page));
+    }
+
+    void listBuckets(RoutingContext ctx) {
+        ctx.response().putHeader("Content-Type", S3Xml.CONTENT_TYPE).end(S3Xml.listBuckets(store.listBuckets()));
+    }
+
+    void headBucket(RoutingContext ctx, S3Path path) {
+        store.bucketCreated(path.bucket());
+        ctx.response().end();
+    }
+
+    void createBucket(RoutingContext ctx, S3Path path) {
+        if (!store.createBucket(path.bucket())) {
+            throw new S3Exception(S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU);
+        }
+        ctx.response().putHeader("Location", "/" + path.bucket()).end();
+    }
+
+    void deleteBucket(RoutingContext ctx, S3Path path) {
+        store.deleteBucket(path.bucket());
+        ctx.response().setStatusCode(204).end();
+    }
+
+    void deleteObject(RoutingContext ctx, S3Path path) {
+        store.delete(path.bucket(), path.key());
+        ctx.response().setStatusCode(204).end();
+    }
+
+    private static int maxKeys(String value) {
+        if (value == null) {
+            return MAX_KEYS;
+        }
+        try {
+            int n = Integer.parseInt(value);
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return Math.min(n, MAX_KEYS);
+        } catch (NumberFormatException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "max-keys must be a non-negative integer: " + value);
+        }
+    }
+
+    private static String encodeToken(String startAfter) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(startAfter.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String decodeToken(String token) {
+        try {
+            return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The continuation token is not valid.");
+        }
+    }
+}

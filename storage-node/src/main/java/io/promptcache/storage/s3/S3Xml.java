@@ -1,0 +1,100 @@
+package io.promptcache.storage.s3;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+import io.promptcache.storage.store.ListPage;
+
+/** The XML documents of the S3 API, written directly (small, fixed shapes). */
+final class S3Xml {
+
+    static final String CONTENT_TYPE = "application/xml";
+    private static final String HEADER = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    private static final String NS = " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"";
+    private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    private S3Xml() {
+    }
+
+    static String error(String code, String message, String resource, String requestId) {
+        return HEADER + "<Error><Code>" + escape(code) + "</Code><Message>" + escape(message) + "</Message>"
+                + "<Resource>" + escape(resource) + "</Resource><RequestId>" + requestId + "</RequestId></Error>";
+    }
+
+    static String listBuckets(Map<String, Long> buckets) {
+        StringBuilder xml = new StringBuilder(HEADER).append("<ListAllMyBucketsResult").append(NS)
+                .append("><Owner><ID>promptcache</ID><DisplayName>promptcache</DisplayName></Owner><Buckets>");
+        buckets.forEach((name, created) -> xml.append("<Bucket><Name>").append(escape(name))
+                .append("</Name><CreationDate>").append(iso(created)).append("</CreationDate></Bucket>"));
+        return xml.append("</Buckets></ListAllMyBucketsResult>").toString();
+    }
+
+    /** ListObjectsV2 result. */
+    static String listObjectsV2(String bucket, String prefix, String delimiter, String startAfter,
+            String continuationToken, String nextContinuationToken, int maxKeys, ListPage page) {
+        StringBuilder xml = new StringBuilder(HEADER).append("<ListBucketResult").append(NS).append('>');
+        element(xml, "Name", bucket);
+        element(xml, "Prefix", prefix == null ? "" : prefix);
+        if (delimiter != null) {
+            element(xml, "Delimiter", delimiter);
+        }
+        if (startAfter != null) {
+            element(xml, "StartAfter", startAfter);
+        }
+        if (continuationToken != null) {
+            element(xml, "ContinuationToken", continuationToken);
+        }
+        element(xml, "MaxKeys", Integer.toString(maxKeys));
+        element(xml, "KeyCount", Integer.toString(page.objects().size() + page.commonPrefixes().size()));
+        element(xml, "IsTruncated", Boolean.toString(page.truncated()));
+        if (nextContinuationToken != null) {
+            element(xml, "NextContinuationToken", nextContinuationToken);
+        }
+        for (ListPage.Entry e : page.objects()) {
+            xml.append("<Contents>");
+            element(xml, "Key", e.key());
+            element(xml, "LastModified", iso(e.meta().lastModified()));
+            element(xml, "ETag", "\"" + e.meta().etag() + "\"");
+            element(xml, "Size", Long.toString(e.meta().size()));
+            element(xml, "StorageClass", "STANDARD");
+            xml.append("</Contents>");
+        }
+        for (String p : page.commonPrefixes()) {
+            xml.append("<CommonPrefixes>");
+            element(xml, "Prefix", p);
+            xml.append("</CommonPrefixes>");
+        }
+        return xml.append("</ListBucketResult>").toString();
+    }
+
+    static String iso(long millis) {
+        return ISO.format(Instant.ofEpochMilli(millis));
+    }
+
+    private static void element(StringBuilder xml, String name, String value) {
+        xml.append('<').append(name).append('>').append(escape(value)).append("</").append(name).append('>');
+    }
+
+    /** Escapes text for XML 1.0; characters XML cannot carry become U+FFFD. */
+    static String escape(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&apos;");
+                case '\r' -> out.append("&#13;");
+                case '\n' -> out.append("&#10;");
+                case '\t' -> out.append("&#9;");
+                default -> out.append(c < 0x20 ? '\uFFFD' : c);
+            }
+        }
+        return out.toString();
+    }
+}
