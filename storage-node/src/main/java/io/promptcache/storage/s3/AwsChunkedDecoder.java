@@ -29,7 +29,11 @@ final class AwsChunkedDecoder {
     private static final int MAX_LINE = 4096;
 
     private enum State {
-        SIZE_LINE, DATA, DATA_END, TRAILER, DONE
+        SIZE_LINE,
+        DATA,
+        DATA_END,
+        TRAILER,
+        DONE
     }
 
     private final Sink sink;
