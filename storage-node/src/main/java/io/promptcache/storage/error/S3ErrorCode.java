@@ -6,36 +6,25 @@ package io.promptcache.storage.error;
  */
 public enum S3ErrorCode {
 
-    ACCESS_DENIED(403, "AccessDenied", "Access Denied"), BAD_DIGEST(400, "BadDigest",
-            "The Content-MD5 or checksum you specified did not match what was received."), BUCKET_ALREADY_OWNED_BY_YOU(
-                    409, "BucketAlreadyOwnedByYou",
-                    "Your previous request to create the named bucket succeeded and you already own it."), BUCKET_NOT_EMPTY(
-                            409, "BucketNotEmpty",
-                            "The bucket you tried to delete is not empty."), ENTITY_TOO_LARGE(400, "EntityTooLarge",
-                                    "Your proposed upload exceeds the maximum allowed object size."), INCOMPLETE_BODY(
-                                            400, "IncompleteBody",
-                                            "You did not provide the number of bytes specified by the Content-Length HTTP header."), INSUFFICIENT_STORAGE(
-                                                    507, "InsufficientStorage",
-                                                    "The node does not have enough free capacity for this object; nothing was written."), INTERNAL_ERROR(
-                                                            500, "InternalError",
-                                                            "We encountered an internal error. Please try again."), INVALID_ARGUMENT(
-                                                                    400, "InvalidArgument",
-                                                                    "Invalid Argument"), INVALID_BUCKET_NAME(400,
-                                                                            "InvalidBucketName",
-                                                                            "The specified bucket is not valid."), INVALID_DIGEST(
-                                                                                    400, "InvalidDigest",
-                                                                                    "The Content-MD5 you specified is not valid."), INVALID_RANGE(
-                                                                                            416, "InvalidRange",
-                                                                                            "The requested range is not satisfiable"), KEY_TOO_LONG(
-                                                                                                    400,
-                                                                                                    "KeyTooLongError",
-                                                                                                    "Your key is too long."), NO_SUCH_BUCKET(
-                                                                                                            404,
-                                                                                                            "NoSuchBucket",
-                                                                                                            "The specified bucket does not exist."), NO_SUCH_KEY(
-                                                                                                                    404,
-                                                                                                                    "NoSuchKey",
-                                                                                                                    "The specified key does not exist.");
+    ACCESS_DENIED(403, "AccessDenied", "Access Denied"),
+    BAD_DIGEST(400, "BadDigest", "The Content-MD5 or checksum you specified did not match what was received."),
+    BUCKET_ALREADY_OWNED_BY_YOU(409, "BucketAlreadyOwnedByYou",
+            "Your previous request to create the named bucket succeeded and you already own it."),
+    BUCKET_NOT_EMPTY(409, "BucketNotEmpty", "The bucket you tried to delete is not empty."),
+    ENTITY_TOO_LARGE(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size."),
+    INCOMPLETE_BODY(400, "IncompleteBody",
+            "You did not provide the number of bytes specified by the Content-Length HTTP header."),
+    INSUFFICIENT_STORAGE(507, "InsufficientStorage",
+            "The node does not have enough free capacity for this object; nothing was written."),
+    INTERNAL_ERROR(500, "InternalError", "We encountered an internal error. Please try again."),
+    INVALID_ARGUMENT(400, "InvalidArgument", "Invalid Argument"),
+    INVALID_BUCKET_NAME(400, "InvalidBucketName", "The specified bucket is not valid."),
+    INVALID_DIGEST(400, "InvalidDigest", "The Content-MD5 you specified is not valid."),
+    INVALID_RANGE(416, "InvalidRange", "The requested range is not satisfiable"),
+    KEY_TOO_LONG(400, "KeyTooLongError", "Your key is too long."),
+    NO_SUCH_BUCKET(404, "NoSuchBucket", "The specified bucket does not exist."),
+    NO_SUCH_KEY(404, "NoSuchKey", "The specified key does not exist."),
+    PRECONDITION_FAILED(412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold");
 
     private final int status;
     private final String code;

@@ -25,12 +25,15 @@ final class ReadHandlers {
 
     void getObject(RoutingContext ctx, S3Path path, boolean headOnly) {
         ObjectMeta meta = store.head(path.bucket(), path.key());
-        ByteRange range = ByteRange.parse(ctx.request().getHeader("Range"), meta.size());
         HttpServerResponse response = ctx.response();
         response.putHeader("ETag", S3Headers.quotedEtag(meta.etag()))
-                .putHeader("Last-Modified", S3Headers.httpDate(meta.lastModified()))
-                .putHeader("Content-Type", meta.contentType())
-                .putHeader("Accept-Ranges", "bytes");
+                .putHeader("Last-Modified", S3Headers.httpDate(meta.lastModified()));
+        if (Preconditions.evaluate(ctx.request().headers(), meta) == Preconditions.Outcome.NOT_MODIFIED) {
+            response.setStatusCode(304).end();
+            return;
+        }
+        ByteRange range = ByteRange.parse(ctx.request().getHeader("Range"), meta.size());
+        response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
         meta.userMetadata().forEach((name, value) -> response.putHeader(S3Headers.USER_META_PREFIX + name, value));
         long offset = range == null ? 0 : range.first();
         long length = range == null ? meta.size() : range.length();

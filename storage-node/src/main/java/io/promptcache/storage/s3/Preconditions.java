@@ -1,0 +1,84 @@
+package io.promptcache.storage.s3;
+
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+import io.promptcache.storage.error.S3ErrorCode;
+import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ObjectMeta;
+import io.vertx.core.MultiMap;
+
+/**
+ * Conditional GET/HEAD (RFC 9110 section 13.2.2 order, as S3 applies it): If-Match, else If-Unmodified-Since
+ * (412 when false); then If-None-Match, else If-Modified-Since (304 when false). Dates compare at second precision,
+ * like Last-Modified; an unparseable date is ignored.
+ */
+final class Preconditions {
+
+    /** What the request may do after the checks. */
+    enum Outcome {
+        PROCEED,
+        NOT_MODIFIED
+    }
+
+    private Preconditions() {
+    }
+
+    static Outcome evaluate(MultiMap headers, ObjectMeta meta) {
+        long modifiedSeconds = meta.lastModified() / 1000;
+        String ifMatch = headers.get("If-Match");
+        if (ifMatch != null) {
+            if (!matches(ifMatch, meta.etag())) {
+                throw failed("If-Match");
+            }
+        } else {
+            Long unmodifiedSince = seconds(headers.get("If-Unmodified-Since"));
+            if (unmodifiedSince != null && modifiedSeconds > unmodifiedSince) {
+                throw failed("If-Unmodified-Since");
+            }
+        }
+        String ifNoneMatch = headers.get("If-None-Match");
+        if (ifNoneMatch != null) {
+            return matches(ifNoneMatch, meta.etag()) ? Outcome.NOT_MODIFIED : Outcome.PROCEED;
+        }
+        Long modifiedSince = seconds(headers.get("If-Modified-Since"));
+        return modifiedSince != null && modifiedSeconds <= modifiedSince ? Outcome.NOT_MODIFIED : Outcome.PROCEED;
+    }
+
+    /** A comma-separated list of (quoted or bare, possibly weak) entity tags, or {@code *}. */
+    private static boolean matches(String header, String etag) {
+        for (String candidate : header.split(",")) {
+            String tag = candidate.trim();
+            if (tag.equals("*")) {
+                return true;
+            }
+            if (tag.startsWith("W/")) {
+                tag = tag.substring(2);
+            }
+            if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
+                tag = tag.substring(1, tag.length() - 1);
+            }
+            if (tag.equals(etag)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Long seconds(String httpDate) {
+        if (httpDate == null) {
+            return null;
+        }
+        try {
+            return ZonedDateTime.parse(httpDate.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static S3Exception failed(String header) {
+        return new S3Exception(S3ErrorCode.PRECONDITION_FAILED,
+                "At least one of the pre-conditions you specified did not hold: " + header);
+    }
+}
