@@ -22,6 +22,8 @@ public enum S3ErrorCode {
     INVALID_DIGEST(400, "InvalidDigest", "The Content-MD5 you specified is not valid."),
     INVALID_RANGE(416, "InvalidRange", "The requested range is not satisfiable"),
     KEY_TOO_LONG(400, "KeyTooLongError", "Your key is too long."),
+    MALFORMED_XML(400, "MalformedXML",
+            "The XML you provided was not well-formed or did not validate against our published schema."),
     NO_SUCH_BUCKET(404, "NoSuchBucket", "The specified bucket does not exist."),
     NO_SUCH_KEY(404, "NoSuchKey", "The specified key does not exist."),
     PRECONDITION_FAILED(412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold");

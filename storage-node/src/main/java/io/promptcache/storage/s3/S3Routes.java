@@ -10,6 +10,7 @@ import io.promptcache.storage.store.ObjectStore;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
 
 /**
  * The S3 API, path-style, on the node's HTTP port: every path except Quarkus' own {@code /q/...}. PutObject
@@ -23,14 +24,19 @@ public class S3Routes {
 
     private final ReadHandlers reads;
     private final PutObjectHandler puts;
+    private final DeleteObjectsHandler batchDeletes;
 
     S3Routes(ObjectStore store, StorageConfig config) {
         this.reads = new ReadHandlers(store);
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
+        this.batchDeletes = new DeleteObjectsHandler(store);
     }
 
     void register(@Observes Router router) {
         router.routeWithRegex(HttpMethod.PUT, S3_PATHS).handler(this::put);
+        // POST bodies (DeleteObjects) are small XML documents: buffer them, bounded
+        router.routeWithRegex(HttpMethod.POST, S3_PATHS).handler(BodyHandler.create(false)
+                .setBodyLimit(DeleteObjectsHandler.MAX_BODY_BYTES));
         router.routeWithRegex(S3_PATHS).blockingHandler(this::dispatch, false);
     }
 
@@ -76,6 +82,8 @@ public class S3Routes {
     private void bucketRequest(RoutingContext ctx, S3Path path, HttpMethod method) {
         if (method == HttpMethod.GET) {
             reads.listObjects(ctx, path);
+        } else if (method == HttpMethod.POST && ctx.request().params().contains("delete")) {
+            batchDeletes.handle(ctx, path);
         } else if (method == HttpMethod.HEAD) {
             reads.headBucket(ctx, path);
         } else if (method == HttpMethod.PUT) {

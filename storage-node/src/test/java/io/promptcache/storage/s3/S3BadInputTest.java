@@ -133,6 +133,22 @@ class S3BadInputTest {
                 "BucketAlreadyOwnedByYou");
     }
 
+    @Test
+    void shouldRefuseMalformedDeleteXml() throws Exception {
+        String[] bodies = {"<Delete><Object><Key>a</Key></Object>", "<NotDelete/>", "<Delete></Delete>",
+                "<Delete><Object></Object></Delete>",
+                "<?xml version=\"1.0\"?><!DOCTYPE d [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
+                        + "<Delete><Object><Key>&x;</Key></Object></Delete>",
+                "<Delete>" + "<Object><Key>k</Key></Object>".repeat(1001) + "</Delete>"};
+        for (String xml : bodies) {
+            byte[] body = xml.getBytes(StandardCharsets.UTF_8);
+            RawHttp.Response response = RawHttp.send(endpoint, "POST /" + bucket + "?delete HTTP/1.1\r\n"
+                    + "Content-Length: " + body.length + "\r\n", body);
+            assertError(response, 400, "MalformedXML");
+            assertThat(response.body()).doesNotContain("root:");
+        }
+    }
+
     private RawHttp.Response put(String key, String headers, byte[] body) throws Exception {
         return RawHttp.send(endpoint, "PUT /" + bucket + "/" + key + " HTTP/1.1\r\n" + headers + "Content-Length: "
                 + body.length + "\r\n", body);

@@ -168,6 +168,19 @@ class S3SdkTest {
                 .extracting(S3Object::key).containsExactly("b/1", "top");
     }
 
+    @Test
+    void shouldDeleteObjectsInOneRequest() {
+        List.of("d/1", "d/2", "d/3").forEach(k -> s3.putObject(b -> b.bucket(bucket).key(k),
+                RequestBody.fromBytes(new byte[1])));
+        var result = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(
+                o -> o.key("d/1"), o -> o.key("d/2"), o -> o.key("never-existed"))));
+        assertThat(result.deleted()).extracting(o -> o.key()).containsExactly("d/1", "d/2", "never-existed");
+        assertThat(result.errors()).isEmpty();
+        var quiet = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.quiet(true).objects(o -> o.key("d/3"))));
+        assertThat(quiet.deleted()).isEmpty();
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix("d/")).contents()).isEmpty();
+    }
+
     static byte[] bytes(int n, long seed) {
         byte[] b = new byte[n];
         new Random(seed).nextBytes(b);

@@ -1,0 +1,131 @@
+package io.promptcache.storage.s3;
+
+import java.io.ByteArrayInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+import io.promptcache.storage.error.S3ErrorCode;
+import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ObjectStore;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * DeleteObjects ({@code POST /bucket?delete}): up to 1000 keys in one XML request; each deleted idempotently; in
+ * quiet mode only failures are listed. The XML is parsed with DTDs and external entities disabled.
+ */
+final class DeleteObjectsHandler {
+
+    static final int MAX_KEYS = 1000;
+    /** 1000 keys of 1024 bytes plus markup fit well within this. */
+    static final int MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+    private final ObjectStore store;
+
+    DeleteObjectsHandler(ObjectStore store) {
+        this.store = store;
+    }
+
+    void handle(RoutingContext ctx, S3Path path) {
+        store.bucketCreated(path.bucket());
+        Buffer body = ctx.body().buffer();
+        byte[] xml = body == null ? new byte[0] : body.getBytes();
+        verifyContentMd5(ctx.request().getHeader("Content-MD5"), xml);
+        Request request = parse(xml);
+        StringBuilder result = new StringBuilder(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DeleteResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">");
+        for (String key : request.keys()) {
+            try {
+                store.delete(path.bucket(), key);
+                if (!request.quiet()) {
+                    result.append("<Deleted><Key>").append(S3Xml.escape(key)).append("</Key></Deleted>");
+                }
+            } catch (S3Exception e) {
+                result.append("<Error><Key>").append(S3Xml.escape(key)).append("</Key><Code>")
+                        .append(e.error().code()).append("</Code><Message>").append(S3Xml.escape(e.getMessage()))
+                        .append("</Message></Error>");
+            }
+        }
+        ctx.response().putHeader("Content-Type", S3Xml.CONTENT_TYPE).end(result.append("</DeleteResult>").toString());
+    }
+
+    private record Request(boolean quiet, List<String> keys) {
+    }
+
+    private static Request parse(byte[] xml) {
+        Document doc;
+        try {
+            DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+            factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+            factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            factory.setExpandEntityReferences(false);
+            factory.setNamespaceAware(false);
+            DocumentBuilder builder = factory.newDocumentBuilder();
+            builder.setErrorHandler(null);
+            doc = builder.parse(new ByteArrayInputStream(xml));
+        } catch (Exception e) {
+            throw malformed("the body is not well-formed XML");
+        }
+        Element root = doc.getDocumentElement();
+        if (!"Delete".equals(root.getTagName())) {
+            throw malformed("the root element must be <Delete>");
+        }
+        boolean quiet = false;
+        List<String> keys = new ArrayList<>();
+        NodeList children = root.getChildNodes();
+        for (int i = 0; i < children.getLength(); i++) {
+            Node node = children.item(i);
+            if (node instanceof Element element) {
+                if (element.getTagName().equals("Quiet")) {
+                    quiet = Boolean.parseBoolean(element.getTextContent().trim());
+                } else if (element.getTagName().equals("Object")) {
+                    keys.add(key(element));
+                }
+            }
+        }
+        if (keys.isEmpty() || keys.size() > MAX_KEYS) {
+            throw malformed("a <Delete> request names 1 to " + MAX_KEYS + " objects, this one " + keys.size());
+        }
+        return new Request(quiet, keys);
+    }
+
+    private static String key(Element object) {
+        NodeList keys = object.getElementsByTagName("Key");
+        if (keys.getLength() != 1 || keys.item(0).getTextContent().isEmpty()) {
+            throw malformed("every <Object> needs exactly one non-empty <Key>");
+        }
+        return keys.item(0).getTextContent();
+    }
+
+    private static void verifyContentMd5(String header, byte[] body) {
+        if (header == null) {
+            return;
+        }
+        try {
+            byte[] expected = Base64.getDecoder().decode(header.trim());
+            if (!MessageDigest.isEqual(expected, MessageDigest.getInstance("MD5").digest(body))) {
+                throw new S3Exception(S3ErrorCode.BAD_DIGEST);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_DIGEST);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK provides MD5", e);
+        }
+    }
+
+    private static S3Exception malformed(String why) {
+        return new S3Exception(S3ErrorCode.MALFORMED_XML, S3ErrorCode.MALFORMED_XML.message() + " (" + why + ")");
+    }
+}
