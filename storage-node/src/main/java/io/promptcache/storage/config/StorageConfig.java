@@ -1,6 +1,8 @@
 package io.promptcache.storage.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 
 import io.promptcache.storage.store.Durability;
 import io.smallrye.config.ConfigMapping;
@@ -25,4 +27,18 @@ public interface StorageConfig {
     /** Largest accepted object, in bytes (S3's single-PUT limit is 5 GiB). */
     @WithDefault("5368709120")
     long maxObjectBytes();
+
+    /** This node's id in the cluster (the key of its {@code nodes} records); unique, stable across restarts. */
+    @WithDefault("storage-node-1")
+    String nodeId();
+
+    /**
+     * Base URL other services use to reach this node's S3 API. Default: {@code http://127.0.0.1:<http port>},
+     * right for one machine only.
+     */
+    Optional<String> advertisedEndpoint();
+
+    /** How often the node publishes its NodeStatus heartbeat. */
+    @WithDefault("5s")
+    Duration heartbeatInterval();
 }

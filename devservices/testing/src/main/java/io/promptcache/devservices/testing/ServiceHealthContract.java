@@ -18,6 +18,11 @@ public abstract class ServiceHealthContract {
     /** The dev service sets this together with {@code kafka.bootstrap.servers} whenever it starts its broker. */
     public static final String STREAMS_BOOTSTRAP_SERVERS = "quarkus.kafka-streams.bootstrap-servers";
 
+    /** The readiness check that must be among the service's checks. */
+    protected String readinessCheckName() {
+        return "Kafka connection health check";
+    }
+
     @Test
     void shouldBeReadyWithTheEmbeddedBroker() {
         String bootstrapServers = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
@@ -27,7 +32,7 @@ public abstract class ServiceHealthContract {
                 .as("the broker handed to Kafka Streams too").contains(bootstrapServers);
         given().when().get("/q/health/ready").then().statusCode(200)
                 .body("status", equalTo("UP"))
-                .body("checks.name", hasItem("Kafka connection health check"));
+                .body("checks.name", hasItem(readinessCheckName()));
     }
 
     @Test

@@ -1,0 +1,137 @@
+package io.promptcache.storage.cluster;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.proto.NodeState;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.serde.SchemaVersion;
+import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.Topics;
+import io.promptcache.storage.config.StorageConfig;
+import io.promptcache.storage.store.ObjectStore;
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+
+/**
+ * Publishes this node's {@link NodeStatus} to the {@code nodes} topic every heartbeat interval, and a DOWN status
+ * on shutdown. Runs on its own thread with bounded blocking: the S3 path never waits for Kafka, and a broker that is
+ * away only delays heartbeats (logged at WARN).
+ */
+@ApplicationScoped
+public class NodeHeartbeat {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeHeartbeat.class);
+
+    private final ObjectStore store;
+    private final StorageConfig config;
+    private final Map<String, Object> kafkaConfig;
+    private final String topic;
+    private final NodeId nodeId;
+    private ScheduledExecutorService timer;
+    private KafkaProducer<NodeId, NodeStatus> producer;
+    private volatile boolean warned;
+    private volatile boolean delivered;
+
+    NodeHeartbeat(ObjectStore store, StorageConfig config,
+            @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
+        this.store = store;
+        this.config = config;
+        this.kafkaConfig = kafkaConfig;
+        this.topic = new TopicCatalog(ConfigProvider.getConfig()
+                .getOptionalValue(TopicCatalog.PREFIX_CONFIG_KEY, String.class).orElse(TopicCatalog.DEFAULT_PREFIX))
+                .name(Topics.NODES);
+        this.nodeId = new NodeId(config.nodeId());
+    }
+
+    void start(@Observes StartupEvent event) {
+        Map<String, Object> producerConfig = new HashMap<>();
+        kafkaConfig.forEach((key, value) -> {
+            if (ProducerConfig.configNames().contains(key)) {
+                producerConfig.put(key, value);
+            }
+        });
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "storage-node-heartbeat-" + nodeId);
+        producerConfig.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        producerConfig.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        producerConfig.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        producer = new KafkaProducer<>(producerConfig, Topics.NODES.keySerde().serializer(),
+                Topics.NODES.valueSerde().serializer());
+        timer = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "node-heartbeat"));
+        long period = Math.max(100, config.heartbeatInterval().toMillis());
+        timer.scheduleAtFixedRate(() -> publish(NodeState.NODE_STATE_UP), 0, period, TimeUnit.MILLISECONDS);
+        LOG.info("Heartbeats of node {} to {} every {} ms, endpoint {}", nodeId, topic, period, endpoint());
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (timer == null) {
+            return;
+        }
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (delivered) {
+            // only when the broker was reachable: a DOWN that cannot be delivered would just delay shutdown
+            publish(NodeState.NODE_STATE_DOWN);
+        }
+        producer.close(Duration.ofSeconds(2));
+    }
+
+    /** The status this node publishes now. */
+    NodeStatus status(NodeState state) {
+        return NodeStatus.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNodeId(nodeId.value())
+                .setEndpoint(endpoint()).setCapacityBytes(store.capacityBytes()).setUsedBytes(store.usedBytes())
+                .setObjects(store.objectCount()).setState(state).setHeartbeatAtMs(System.currentTimeMillis())
+                .setHeartbeatIntervalMs((int) config.heartbeatInterval().toMillis()).build();
+    }
+
+    private void publish(NodeState state) {
+        try {
+            producer.send(new ProducerRecord<>(topic, nodeId, status(state)), (metadata, error) -> {
+                if (error != null) {
+                    warnOnce(error);
+                } else {
+                    warned = false;
+                    delivered = true;
+                }
+            });
+        } catch (RuntimeException e) {
+            warnOnce(e);
+        }
+    }
+
+    private void warnOnce(Exception error) {
+        if (!warned) {
+            warned = true;
+            LOG.warn("Heartbeat of node {} not delivered (will keep trying): {}", nodeId, error.toString());
+        }
+    }
+
+    private String endpoint() {
+        return config.advertisedEndpoint().orElseGet(() -> {
+            String portKey = LaunchMode.current() == LaunchMode.TEST ? "quarkus.http.test-port" : "quarkus.http.port";
+            int port = ConfigProvider.getConfig().getOptionalValue(portKey, Integer.class).orElse(9000);
+            return "http://127.0.0.1:" + port;
+        });
+    }
+}
