@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -172,13 +173,17 @@ class S3SdkTest {
     void shouldDeleteObjectsInOneRequest() {
         List.of("d/1", "d/2", "d/3").forEach(k -> s3.putObject(b -> b.bucket(bucket).key(k),
                 RequestBody.fromBytes(new byte[1])));
-        var result = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(
-                o -> o.key("d/1"), o -> o.key("d/2"), o -> o.key("never-existed"))));
+        var result = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(identifiers("d/1", "d/2",
+                "never-existed"))));
         assertThat(result.deleted()).extracting(o -> o.key()).containsExactly("d/1", "d/2", "never-existed");
         assertThat(result.errors()).isEmpty();
-        var quiet = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.quiet(true).objects(o -> o.key("d/3"))));
+        var quiet = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.quiet(true).objects(identifiers("d/3"))));
         assertThat(quiet.deleted()).isEmpty();
         assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix("d/")).contents()).isEmpty();
+    }
+
+    private static List<ObjectIdentifier> identifiers(String... keys) {
+        return java.util.Arrays.stream(keys).map(k -> ObjectIdentifier.builder().key(k).build()).toList();
     }
 
     static byte[] bytes(int n, long seed) {
