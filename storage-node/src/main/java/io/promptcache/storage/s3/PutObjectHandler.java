@@ -46,38 +46,62 @@ final class PutObjectHandler {
                 ? "application/octet-stream"
                 : headers.get("Content-Type");
         Map<String, String> userMeta = userMetadata(headers);
+        // Registered before the upload exists: a client that disconnects while it is being opened must still
+        // get its upload aborted. Both this handler and the completion below run on the request's event loop.
+        PutState state = new PutState();
+        req.exceptionHandler(e -> state.fail());
         ctx.vertx().executeBlocking(
                 () -> new PutBody(store.beginPut(path.bucket(), path.key(), declared, contentType, userMeta),
                         awsChunked, checksum, headerChecksum, md5),
                 false)
-                .onFailure(e -> S3Errors.send(ctx, e, path.resource()))
-                .onSuccess(body -> stream(ctx, path, body));
+                .onComplete(opened -> {
+                    if (opened.failed()) {
+                        S3Errors.send(ctx, opened.cause(), path.resource());
+                    } else if (state.failed) {
+                        opened.result().abort();
+                    } else {
+                        state.body = opened.result();
+                        stream(ctx, path, state);
+                    }
+                });
     }
 
-    private void stream(RoutingContext ctx, S3Path path, PutBody body) {
+    /** One PUT's progress, touched only on the request's event loop. */
+    private static final class PutState {
+
+        private PutBody body;
+        private boolean failed;
+
+        /** Stops the upload; true the first time. */
+        boolean fail() {
+            if (failed) {
+                return false;
+            }
+            failed = true;
+            if (body != null) {
+                body.abort();
+            }
+            return true;
+        }
+    }
+
+    private void stream(RoutingContext ctx, S3Path path, PutState state) {
         HttpServerRequest req = ctx.request();
-        boolean[] failed = {false};
+        PutBody body = state.body;
         req.handler(buffer -> {
-            if (failed[0]) {
+            if (state.failed) {
                 return;
             }
             try {
                 body.feed(ByteBuffer.wrap(buffer.getBytes()));
             } catch (Exception e) {
-                failed[0] = true;
-                body.abort();
+                state.fail();
                 ctx.response().putHeader("Connection", "close");
                 S3Errors.send(ctx, e, path.resource());
             }
         });
-        req.exceptionHandler(e -> {
-            if (!failed[0]) {
-                failed[0] = true;
-                body.abort();
-            }
-        });
         req.endHandler(v -> {
-            if (failed[0]) {
+            if (state.failed) {
                 return;
             }
             ctx.vertx().executeBlocking(body::commit, false).onComplete(result -> {
