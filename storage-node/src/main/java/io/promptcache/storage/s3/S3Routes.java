@@ -21,12 +21,16 @@ public class S3Routes {
 
     /** Every path but Quarkus' non-application endpoints (bucket names are at least 3 characters). */
     private static final String S3_PATHS = "^/(?!q/).*";
+    private static final String OPERATION = "promptcache.s3.operation";
 
     private final ReadHandlers reads;
     private final PutObjectHandler puts;
     private final DeleteObjectsHandler batchDeletes;
 
-    S3Routes(ObjectStore store, StorageConfig config) {
+    private final S3Metrics metrics;
+
+    S3Routes(ObjectStore store, StorageConfig config, S3Metrics metrics) {
+        this.metrics = metrics;
         this.reads = new ReadHandlers(store);
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
         this.batchDeletes = new DeleteObjectsHandler(store);
@@ -49,6 +53,7 @@ public class S3Routes {
             ctx.next();
             return;
         }
+        operation(ctx, path);
         try {
             puts.handle(ctx, path);
         } catch (RuntimeException e) {
@@ -62,54 +67,45 @@ public class S3Routes {
             return;
         }
         try {
-            HttpMethod method = ctx.request().method();
-            if (path.bucket() == null) {
-                requireMethod(method == HttpMethod.GET, method);
-                reads.listBuckets(ctx);
-            } else if (path.key() == null) {
-                bucketRequest(ctx, path, method);
-            } else if (method == HttpMethod.GET || method == HttpMethod.HEAD) {
-                reads.getObject(ctx, path, method == HttpMethod.HEAD);
-            } else {
-                requireMethod(method == HttpMethod.DELETE, method);
-                reads.deleteObject(ctx, path);
+            switch (operation(ctx, path)) {
+                case LIST_BUCKETS -> reads.listBuckets(ctx);
+                case LIST_OBJECTS -> reads.listObjects(ctx, path);
+                case HEAD_BUCKET -> reads.headBucket(ctx, path);
+                case CREATE_BUCKET -> reads.createBucket(ctx, path);
+                case DELETE_BUCKET -> reads.deleteBucket(ctx, path);
+                case DELETE_OBJECTS -> batchDeletes.handle(ctx, path);
+                case GET_OBJECT -> reads.getObject(ctx, path, false);
+                case HEAD_OBJECT -> reads.getObject(ctx, path, true);
+                case DELETE_OBJECT -> reads.deleteObject(ctx, path);
+                default -> throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
+                        "Method " + ctx.request().method() + " is not supported on " + path.resource() + ".");
             }
         } catch (RuntimeException e) {
             S3Errors.send(ctx, e, path.resource());
         }
     }
 
-    private void bucketRequest(RoutingContext ctx, S3Path path, HttpMethod method) {
-        if (method == HttpMethod.GET) {
-            reads.listObjects(ctx, path);
-        } else if (method == HttpMethod.POST && ctx.request().params().contains("delete")) {
-            batchDeletes.handle(ctx, path);
-        } else if (method == HttpMethod.HEAD) {
-            reads.headBucket(ctx, path);
-        } else if (method == HttpMethod.PUT) {
-            reads.createBucket(ctx, path);
-        } else {
-            requireMethod(method == HttpMethod.DELETE, method);
-            reads.deleteBucket(ctx, path);
-        }
+    /** The operation of this request, remembered for the metrics recorded when the response ends. */
+    private static S3Operation operation(RoutingContext ctx, S3Path path) {
+        S3Operation op = S3Operation.of(ctx.request().method(), path, ctx.request().params());
+        ctx.put(OPERATION, op);
+        return op;
     }
 
     /** Stamps the request id and parses the path; on a bad path answers the error and returns null. */
-    private static S3Path begin(RoutingContext ctx) {
+    private S3Path begin(RoutingContext ctx) {
         if (ctx.response().headers().get(S3Headers.REQUEST_ID) == null) {
             ctx.response().putHeader(S3Headers.REQUEST_ID, S3Headers.newRequestId());
+            long start = System.nanoTime();
+            ctx.addEndHandler(ended -> metrics.record(ctx.get(OPERATION, S3Operation.UNSUPPORTED),
+                    ctx.response().getStatusCode(), System.nanoTime() - start, ctx.request().bytesRead(),
+                    ctx.response().bytesWritten()));
         }
         try {
             return S3Path.of(ctx.request().path());
         } catch (S3Exception e) {
             S3Errors.send(ctx, e, ctx.request().path());
             return null;
-        }
-    }
-
-    private static void requireMethod(boolean allowed, HttpMethod method) {
-        if (!allowed) {
-            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Method " + method + " is not supported here.");
         }
     }
 }

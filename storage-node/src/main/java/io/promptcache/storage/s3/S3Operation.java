@@ -1,0 +1,57 @@
+package io.promptcache.storage.s3;
+
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpMethod;
+
+/** The S3 operations the node serves: the label of its metrics (never keys or paths) and the dispatch switch. */
+public enum S3Operation {
+
+    LIST_BUCKETS,
+    CREATE_BUCKET,
+    HEAD_BUCKET,
+    DELETE_BUCKET,
+    LIST_OBJECTS,
+    DELETE_OBJECTS,
+    PUT_OBJECT,
+    GET_OBJECT,
+    HEAD_OBJECT,
+    DELETE_OBJECT,
+    /** A method the path does not support. */
+    UNSUPPORTED;
+
+    static S3Operation of(HttpMethod method, S3Path path, MultiMap params) {
+        if (path.bucket() == null) {
+            return method == HttpMethod.GET ? LIST_BUCKETS : UNSUPPORTED;
+        }
+        if (path.key() == null) {
+            if (method == HttpMethod.GET) {
+                return LIST_OBJECTS;
+            }
+            if (method == HttpMethod.HEAD) {
+                return HEAD_BUCKET;
+            }
+            if (method == HttpMethod.PUT) {
+                return CREATE_BUCKET;
+            }
+            if (method == HttpMethod.DELETE) {
+                return DELETE_BUCKET;
+            }
+            return method == HttpMethod.POST && params.contains("delete") ? DELETE_OBJECTS : UNSUPPORTED;
+        }
+        if (method == HttpMethod.GET) {
+            return GET_OBJECT;
+        }
+        if (method == HttpMethod.HEAD) {
+            return HEAD_OBJECT;
+        }
+        if (method == HttpMethod.PUT) {
+            return PUT_OBJECT;
+        }
+        return method == HttpMethod.DELETE ? DELETE_OBJECT : UNSUPPORTED;
+    }
+
+    /** Metric label value, e.g. {@code get_object}. */
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}
