@@ -34,6 +34,7 @@ public class StoreReadinessCheck implements HealthCheck {
                 .withData("objects", store.objectCount())
                 .withData("usedBytes", store.usedBytes())
                 .withData("capacityBytes", store.capacityBytes())
+                .withData("validationTempCleaned", store.validation().tempFilesCleaned())
                 .withData("validationOrphansCleaned", store.validation().orphanFilesCleaned())
                 .withData("validationMissingCleaned", store.validation().missingEntriesCleaned())
                 .build();
