@@ -13,6 +13,10 @@ final class ObjectLister {
     }
 
     ListPage list(String bucket, String prefix, String delimiter, String startAfter, int maxKeys) {
+        if (maxKeys <= 0) {
+            // S3 answers max-keys=0 with an empty, untruncated page
+            return new ListPage(List.of(), List.of(), false, null);
+        }
         String p = prefix == null ? "" : prefix;
         String d = delimiter == null || delimiter.isEmpty() ? null : delimiter;
         List<ListPage.Entry> objects = new ArrayList<>();
