@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,8 @@ public final class ObjectStore implements AutoCloseable {
     private final AtomicLong allocatedBytes = new AtomicLong();
     private final AtomicLong objectCount = new AtomicLong();
     private final Object[] commitLocks = new Object[COMMIT_STRIPES];
+    /** Commits hold it shared, DeleteBucket exclusively: no object lands in a bucket being deleted. */
+    private final ReentrantReadWriteLock bucketLifecycle = new ReentrantReadWriteLock();
     private boolean closed;
 
     private ObjectStore(DataDirectory directory, Durability durability, long capacityBytes) {
@@ -106,13 +109,18 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     /** Deletes an empty bucket: {@code NoSuchBucket} or {@code BucketNotEmpty} otherwise. */
-    public synchronized void deleteBucket(String bucket) {
-        bucketCreated(bucket);
-        if (metadata.hasObjects(bucket)) {
-            throw new S3Exception(S3ErrorCode.BUCKET_NOT_EMPTY,
-                    "The bucket '" + bucket + "' is not empty: delete its objects first.");
+    public void deleteBucket(String bucket) {
+        bucketLifecycle.writeLock().lock();
+        try {
+            bucketCreated(bucket);
+            if (metadata.hasObjects(bucket)) {
+                throw new S3Exception(S3ErrorCode.BUCKET_NOT_EMPTY,
+                        "The bucket '" + bucket + "' is not empty: delete its objects first.");
+            }
+            metadata.deleteBucket(bucket);
+        } finally {
+            bucketLifecycle.writeLock().unlock();
         }
-        metadata.deleteBucket(bucket);
     }
 
     // ---- objects
@@ -197,6 +205,16 @@ public final class ObjectStore implements AutoCloseable {
             DataDirectory.syncDirectory(target.getParent());
             DataDirectory.syncDirectory(directory.tmp());
         }
+        bucketLifecycle.readLock().lock();
+        try {
+            commitEntry(bucket, key, meta, reservedBytes, target);
+        } finally {
+            bucketLifecycle.readLock().unlock();
+        }
+    }
+
+    private void commitEntry(String bucket, String key, ObjectMeta meta, long reservedBytes, Path target)
+            throws IOException {
         synchronized (commitLock(bucket, key)) {
             Optional<ObjectMeta> replaced;
             try {
@@ -206,8 +224,8 @@ public final class ObjectStore implements AutoCloseable {
                 replaced = metadata.getObject(bucket, key);
                 metadata.putObject(bucket, key, meta);
             } catch (RuntimeException e) {
+                // the upload's abort releases the reservation
                 Files.deleteIfExists(target);
-                release(reservedBytes);
                 throw e;
             }
             allocatedBytes.addAndGet(meta.size() - reservedBytes);

@@ -110,6 +110,35 @@ class ObjectStoreTest {
     }
 
     @Test
+    void shouldReleaseCapacityOnceWhenTheBucketVanishesBeforeCommit() throws Exception {
+        // Given: an upload in progress into a bucket that is then deleted
+        store.createBucket("short-lived");
+        S3Exception failure;
+        try (ObjectUpload upload = store.beginPut("short-lived", "k", 1000, "application/octet-stream", Map.of())) {
+            upload.write(new byte[1000], 0, 1000);
+            store.deleteBucket("short-lived");
+            // When
+            failure = catchS3(() -> upload.commit(null));
+        }
+        // Then
+        assertThat(failure.error()).isEqualTo(S3ErrorCode.NO_SUCH_BUCKET);
+        assertThat(store.usedBytes()).isZero();
+        assertThat(objectFiles()).isEmpty();
+        assertThat(tempFiles()).isEmpty();
+    }
+
+    private static S3Exception catchS3(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        try {
+            call.call();
+        } catch (S3Exception e) {
+            return e;
+        } catch (Throwable t) {
+            throw new AssertionError("expected an S3Exception", t);
+        }
+        throw new AssertionError("expected an S3Exception");
+    }
+
+    @Test
     void shouldReplaceAnObjectAndRemoveTheOldBody() throws Exception {
         put("kv-cache", "k", randomBytes(1000, 7), 1000, null);
         byte[] second = randomBytes(300, 8);
@@ -190,6 +219,9 @@ class ObjectStoreTest {
         List<String> expected = new ArrayList<>(new TreeSet<>(keys.stream().filter(k -> k.startsWith("a/"))
                 .map(k -> k.indexOf('/', 2) >= 0 ? k.substring(0, k.indexOf('/', 2) + 1) : k).toList()));
         assertThat(rolled).containsExactlyElementsOf(expected);
+        // max-keys 0: an empty, untruncated page
+        assertThat(store.list("kv-cache", null, null, null, 0)).isEqualTo(new ListPage(List.of(), List.of(), false,
+                null));
         // start-after
         String middle = flat.get(30);
         assertThat(store.list("kv-cache", null, null, middle, 1000).objects()).extracting(ListPage.Entry::key)
