@@ -12,6 +12,8 @@ public enum S3ErrorCode {
             "Your previous request to create the named bucket succeeded and you already own it."),
     BUCKET_NOT_EMPTY(409, "BucketNotEmpty", "The bucket you tried to delete is not empty."),
     ENTITY_TOO_LARGE(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size."),
+    ENTITY_TOO_SMALL(400, "EntityTooSmall",
+            "Your proposed upload is smaller than the minimum allowed object size."),
     INCOMPLETE_BODY(400, "IncompleteBody",
             "You did not provide the number of bytes specified by the Content-Length HTTP header."),
     INSUFFICIENT_STORAGE(507, "InsufficientStorage",
@@ -20,12 +22,16 @@ public enum S3ErrorCode {
     INVALID_ARGUMENT(400, "InvalidArgument", "Invalid Argument"),
     INVALID_BUCKET_NAME(400, "InvalidBucketName", "The specified bucket is not valid."),
     INVALID_DIGEST(400, "InvalidDigest", "The Content-MD5 you specified is not valid."),
+    INVALID_PART(400, "InvalidPart",
+            "One or more of the specified parts could not be found or its entity tag does not match."),
+    INVALID_PART_ORDER(400, "InvalidPartOrder", "The list of parts was not in ascending order."),
     INVALID_RANGE(416, "InvalidRange", "The requested range is not satisfiable"),
     KEY_TOO_LONG(400, "KeyTooLongError", "Your key is too long."),
     MALFORMED_XML(400, "MalformedXML",
             "The XML you provided was not well-formed or did not validate against our published schema."),
     NO_SUCH_BUCKET(404, "NoSuchBucket", "The specified bucket does not exist."),
     NO_SUCH_KEY(404, "NoSuchKey", "The specified key does not exist."),
+    NO_SUCH_UPLOAD(404, "NoSuchUpload", "The specified multipart upload does not exist."),
     PRECONDITION_FAILED(412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold");
 
     private final int status;

@@ -1,20 +1,12 @@
 package io.promptcache.storage.s3;
 
-import java.io.ByteArrayInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-
-import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
-import org.w3c.dom.NodeList;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
@@ -65,48 +57,21 @@ final class DeleteObjectsHandler {
     }
 
     private static Request parse(byte[] xml) {
-        Document doc;
-        try {
-            DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-            factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            factory.setExpandEntityReferences(false);
-            factory.setNamespaceAware(false);
-            DocumentBuilder builder = factory.newDocumentBuilder();
-            builder.setErrorHandler(null);
-            doc = builder.parse(new ByteArrayInputStream(xml));
-        } catch (Exception e) {
-            throw malformed("the body is not well-formed XML");
-        }
-        Element root = doc.getDocumentElement();
-        if (!"Delete".equals(root.getTagName())) {
-            throw malformed("the root element must be <Delete>");
-        }
-        boolean quiet = false;
+        Element root = XmlRequests.parse(xml, "Delete");
+        List<Element> quiet = XmlRequests.children(root, "Quiet");
         List<String> keys = new ArrayList<>();
-        NodeList children = root.getChildNodes();
-        for (int i = 0; i < children.getLength(); i++) {
-            Node node = children.item(i);
-            if (node instanceof Element element) {
-                if (element.getTagName().equals("Quiet")) {
-                    quiet = Boolean.parseBoolean(element.getTextContent().trim());
-                } else if (element.getTagName().equals("Object")) {
-                    keys.add(key(element));
-                }
+        for (Element object : XmlRequests.children(root, "Object")) {
+            String key = XmlRequests.childText(object, "Key");
+            if (key.isEmpty()) {
+                throw XmlRequests.malformed("every <Object> needs a non-empty <Key>");
             }
+            keys.add(key);
         }
         if (keys.isEmpty() || keys.size() > MAX_KEYS) {
-            throw malformed("a <Delete> request names 1 to " + MAX_KEYS + " objects, this one " + keys.size());
+            throw XmlRequests.malformed("a <Delete> request names 1 to " + MAX_KEYS + " objects, this one "
+                    + keys.size());
         }
-        return new Request(quiet, keys);
-    }
-
-    private static String key(Element object) {
-        NodeList keys = object.getElementsByTagName("Key");
-        if (keys.getLength() != 1 || keys.item(0).getTextContent().isEmpty()) {
-            throw malformed("every <Object> needs exactly one non-empty <Key>");
-        }
-        return keys.item(0).getTextContent();
+        return new Request(!quiet.isEmpty() && Boolean.parseBoolean(quiet.get(0).getTextContent().trim()), keys);
     }
 
     private static void verifyContentMd5(String header, byte[] body) {
@@ -123,9 +88,5 @@ final class DeleteObjectsHandler {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK provides MD5", e);
         }
-    }
-
-    private static S3Exception malformed(String why) {
-        return new S3Exception(S3ErrorCode.MALFORMED_XML, S3ErrorCode.MALFORMED_XML.message() + " (" + why + ")");
     }
 }

@@ -50,8 +50,12 @@ final class PutObjectHandler {
         // get its upload aborted. Both this handler and the completion below run on the request's event loop.
         PutState state = new PutState();
         req.exceptionHandler(e -> state.fail());
+        String uploadId = req.getParam("uploadId");
         ctx.vertx().executeBlocking(
-                () -> new PutBody(store.beginPut(path.bucket(), path.key(), declared, contentType, userMeta),
+                () -> new PutBody(uploadId == null
+                        ? store.beginPut(path.bucket(), path.key(), declared, contentType, userMeta)
+                        : store.multipart().beginPart(path.bucket(), path.key(), uploadId,
+                                MultipartHandlers.partNumber(req.getParam("partNumber")), declared),
                         awsChunked, checksum, headerChecksum, md5),
                 false)
                 .onComplete(opened -> {
@@ -174,7 +178,7 @@ final class PutObjectHandler {
         }
     }
 
-    private static Map<String, String> userMetadata(MultiMap headers) {
+    static Map<String, String> userMetadata(MultiMap headers) {
         Map<String, String> meta = new LinkedHashMap<>();
         headers.forEach(h -> {
             String name = h.getKey().toLowerCase(Locale.ROOT);

@@ -16,6 +16,11 @@ public enum S3Operation {
     GET_OBJECT,
     HEAD_OBJECT,
     DELETE_OBJECT,
+    CREATE_MULTIPART_UPLOAD,
+    UPLOAD_PART,
+    COMPLETE_MULTIPART_UPLOAD,
+    ABORT_MULTIPART_UPLOAD,
+    LIST_PARTS,
     /** A method the path does not support. */
     UNSUPPORTED;
 
@@ -38,6 +43,12 @@ public enum S3Operation {
             }
             return method == HttpMethod.POST && params.contains("delete") ? DELETE_OBJECTS : UNSUPPORTED;
         }
+        return params.contains("uploadId") || params.contains("uploads")
+                ? multipart(method, params)
+                : object(method);
+    }
+
+    private static S3Operation object(HttpMethod method) {
         if (method == HttpMethod.GET) {
             return GET_OBJECT;
         }
@@ -48,6 +59,19 @@ public enum S3Operation {
             return PUT_OBJECT;
         }
         return method == HttpMethod.DELETE ? DELETE_OBJECT : UNSUPPORTED;
+    }
+
+    private static S3Operation multipart(HttpMethod method, MultiMap params) {
+        if (method == HttpMethod.POST) {
+            return params.contains("uploads") ? CREATE_MULTIPART_UPLOAD : COMPLETE_MULTIPART_UPLOAD;
+        }
+        if (method == HttpMethod.PUT) {
+            return UPLOAD_PART;
+        }
+        if (method == HttpMethod.GET) {
+            return LIST_PARTS;
+        }
+        return method == HttpMethod.DELETE ? ABORT_MULTIPART_UPLOAD : UNSUPPORTED;
     }
 
     /** Metric label value, e.g. {@code get_object}. */

@@ -26,6 +26,7 @@ public class S3Routes {
     private final ReadHandlers reads;
     private final PutObjectHandler puts;
     private final DeleteObjectsHandler batchDeletes;
+    private final MultipartHandlers multipart;
 
     private final S3Metrics metrics;
 
@@ -34,11 +35,12 @@ public class S3Routes {
         this.reads = new ReadHandlers(store);
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
         this.batchDeletes = new DeleteObjectsHandler(store);
+        this.multipart = new MultipartHandlers(store.multipart());
     }
 
     void register(@Observes Router router) {
         router.routeWithRegex(HttpMethod.PUT, S3_PATHS).handler(this::put);
-        // POST bodies (DeleteObjects) are small XML documents: buffer them, bounded
+        // POST bodies (DeleteObjects, CompleteMultipartUpload) are small XML documents: buffer them, bounded
         router.routeWithRegex(HttpMethod.POST, S3_PATHS).handler(BodyHandler.create(false)
                 .setBodyLimit(DeleteObjectsHandler.MAX_BODY_BYTES));
         router.routeWithRegex(S3_PATHS).blockingHandler(this::dispatch, false);
@@ -77,10 +79,14 @@ public class S3Routes {
                 case GET_OBJECT -> reads.getObject(ctx, path, false);
                 case HEAD_OBJECT -> reads.getObject(ctx, path, true);
                 case DELETE_OBJECT -> reads.deleteObject(ctx, path);
+                case CREATE_MULTIPART_UPLOAD -> multipart.create(ctx, path);
+                case COMPLETE_MULTIPART_UPLOAD -> multipart.complete(ctx, path);
+                case ABORT_MULTIPART_UPLOAD -> multipart.abort(ctx, path);
+                case LIST_PARTS -> multipart.listParts(ctx, path);
                 default -> throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
                         "Method " + ctx.request().method() + " is not supported on " + path.resource() + ".");
             }
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             S3Errors.send(ctx, e, path.resource());
         }
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *   meta/              RocksDB (buckets, object entries)
  *   tmp/&lt;id&gt;.part     bodies being written; removed at startup
  *   objects/ab/&lt;id&gt;   committed bodies, ab = first two characters of the id
+ *   uploads/&lt;upload&gt;/&lt;id&gt;  parts of multipart uploads in progress
  * </pre>
  */
 final class DataDirectory {
@@ -27,13 +28,16 @@ final class DataDirectory {
     private final Path meta;
     private final Path tmp;
     private final Path objects;
+    private final Path uploads;
 
     DataDirectory(Path root) {
         this.root = root.toAbsolutePath().normalize();
         this.meta = this.root.resolve("meta");
         this.tmp = this.root.resolve("tmp");
         this.objects = this.root.resolve("objects");
+        this.uploads = this.root.resolve("uploads");
         try {
+            Files.createDirectories(uploads);
             Files.createDirectories(meta);
             Files.createDirectories(tmp);
             Files.createDirectories(objects);
@@ -58,11 +62,26 @@ final class DataDirectory {
         return objects;
     }
 
+    Path uploads() {
+        return uploads;
+    }
+
+    /** A committed part of a multipart upload. */
+    Path uploadPartFile(String uploadId, String fileId) {
+        return uploads.resolve(uploadId).resolve(fileId);
+    }
+
     /** A fresh random file id: 32 lower-case hex characters. */
     static String newFileId() {
         byte[] id = new byte[16];
         ThreadLocalRandom.current().nextBytes(id);
         return HexFormat.of().formatHex(id);
+    }
+
+    /** True for names {@link #newFileId()} makes (also guards upload ids taken from requests). */
+    static boolean isFileId(String name) {
+        return name != null && name.length() == 32
+                && name.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
     }
 
     Path partFile(String fileId) {

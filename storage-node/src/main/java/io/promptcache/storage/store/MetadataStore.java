@@ -39,6 +39,7 @@ public final class MetadataStore implements AutoCloseable {
     private final RocksDB db;
     private final ColumnFamilyHandle buckets;
     private final ColumnFamilyHandle objects;
+    private final ColumnFamilyHandle uploads;
     private boolean closed;
 
     /**
@@ -54,7 +55,8 @@ public final class MetadataStore implements AutoCloseable {
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
                 new ColumnFamilyDescriptor(bytes("buckets"), cfOptions),
-                new ColumnFamilyDescriptor(bytes("objects"), cfOptions));
+                new ColumnFamilyDescriptor(bytes("objects"), cfOptions),
+                new ColumnFamilyDescriptor(bytes("uploads"), cfOptions));
         try {
             db = RocksDB.open(dbOptions, directory.toString(), descriptors, handles);
         } catch (RocksDBException e) {
@@ -63,6 +65,38 @@ public final class MetadataStore implements AutoCloseable {
         }
         buckets = handles.get(1);
         objects = handles.get(2);
+        uploads = handles.get(3);
+    }
+
+    // ---- multipart uploads: upload records under "<uploadId>", part records under "<uploadId>/<part number>"
+
+    public byte[] getUploadEntry(String key) {
+        return read(() -> db.get(uploads, bytes(key)), "read upload");
+    }
+
+    public void putUploadEntry(String key, byte[] value) {
+        write(() -> db.put(uploads, writeOptions, bytes(key), value), "write upload");
+    }
+
+    public void deleteUploadEntry(String key) {
+        write(() -> db.delete(uploads, writeOptions, bytes(key)), "delete upload");
+    }
+
+    /** Visits upload entries whose key starts with {@code prefix}, in key order. */
+    public void scanUploadEntries(String prefix, EntryConsumer visitor) {
+        byte[] p = bytes(prefix);
+        try (RocksIterator it = db.newIterator(uploads)) {
+            for (it.seek(p); it.isValid() && startsWith(it.key(), p); it.next()) {
+                visitor.accept(new String(it.key(), StandardCharsets.UTF_8), it.value());
+            }
+        }
+    }
+
+    /** Visits one upload entry. */
+    @FunctionalInterface
+    public interface EntryConsumer {
+
+        void accept(String key, byte[] value);
     }
 
     /** Creates a bucket; false if it exists already. */

@@ -32,6 +32,7 @@ public final class ObjectStore implements AutoCloseable {
     private final Durability durability;
     private final long capacityBytes;
     private final ValidationReport validation;
+    private final MultipartUploads multipart;
     /** Committed bytes plus bytes reserved by uploads in progress. */
     private final AtomicLong allocatedBytes = new AtomicLong();
     private final AtomicLong objectCount = new AtomicLong();
@@ -48,8 +49,9 @@ public final class ObjectStore implements AutoCloseable {
         for (int i = 0; i < COMMIT_STRIPES; i++) {
             commitLocks[i] = new Object();
         }
+        this.multipart = new MultipartUploads(this, metadata, directory);
         try {
-            this.validation = new StartupValidator(directory, metadata).run();
+            this.validation = new StartupValidator(directory, metadata, multipart).run();
         } catch (RuntimeException e) {
             metadata.close();
             throw e;
@@ -68,6 +70,11 @@ public final class ObjectStore implements AutoCloseable {
             throw new IllegalArgumentException("capacity must be positive, got " + capacityBytes);
         }
         return new ObjectStore(new DataDirectory(dataDirectory), durability, capacityBytes);
+    }
+
+    /** Multipart uploads into this store. */
+    public MultipartUploads multipart() {
+        return multipart;
     }
 
     /** What startup validation cleaned. */
@@ -135,7 +142,8 @@ public final class ObjectStore implements AutoCloseable {
         bucketCreated(bucket);
         Names.checkKey(key);
         try {
-            return new ObjectUpload(this, bucket, key, declaredLength, contentType, userMetadata);
+            return new ObjectUpload(this, (meta, reserved) -> commit(bucket, key, meta, reserved), declaredLength,
+                    contentType, userMetadata);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start writing " + bucket + "/" + key, e);
         }

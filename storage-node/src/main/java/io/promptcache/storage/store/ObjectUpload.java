@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.zip.CRC32C;
 
@@ -20,9 +21,16 @@ import io.promptcache.storage.error.S3Exception;
  */
 public final class ObjectUpload implements AutoCloseable {
 
+    /** Where a finished body goes: an object, or a part of a multipart upload. */
+    @FunctionalInterface
+    interface Target {
+
+        /** Makes the body in {@code tmp/<fileId>.part} visible; on failure the caller aborts the upload. */
+        void commit(ObjectMeta meta, long reservedBytes) throws IOException;
+    }
+
     private final ObjectStore store;
-    private final String bucket;
-    private final String key;
+    private final Target target;
     private final long declaredLength;
     private final String contentType;
     private final Map<String, String> userMetadata;
@@ -34,11 +42,10 @@ public final class ObjectUpload implements AutoCloseable {
     private long reserved;
     private boolean finished;
 
-    ObjectUpload(ObjectStore store, String bucket, String key, long declaredLength, String contentType,
+    ObjectUpload(ObjectStore store, Target target, long declaredLength, String contentType,
             Map<String, String> userMetadata) throws IOException {
         this.store = store;
-        this.bucket = bucket;
-        this.key = key;
+        this.target = target;
         this.declaredLength = declaredLength;
         this.contentType = contentType;
         this.userMetadata = userMetadata;
@@ -108,9 +115,9 @@ public final class ObjectUpload implements AutoCloseable {
             channel.force(true);
         }
         channel.close();
-        ObjectMeta meta = new ObjectMeta(fileId, written, java.util.HexFormat.of().formatHex(digest),
+        ObjectMeta meta = new ObjectMeta(fileId, written, HexFormat.of().formatHex(digest),
                 (int) crc.getValue(), System.currentTimeMillis(), contentType, userMetadata);
-        store.commit(bucket, key, meta, reserved);
+        target.commit(meta, reserved);
         finished = true;
         return meta;
     }
@@ -125,9 +132,5 @@ public final class ObjectUpload implements AutoCloseable {
         channel.close();
         Files.deleteIfExists(store.directory().partFile(fileId));
         store.release(reserved);
-    }
-
-    String fileId() {
-        return fileId;
     }
 }

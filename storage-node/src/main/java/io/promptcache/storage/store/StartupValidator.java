@@ -22,10 +22,12 @@ final class StartupValidator {
 
     private final DataDirectory directory;
     private final MetadataStore metadata;
+    private final MultipartUploads multipart;
 
-    StartupValidator(DataDirectory directory, MetadataStore metadata) {
+    StartupValidator(DataDirectory directory, MetadataStore metadata, MultipartUploads multipart) {
         this.directory = directory;
         this.metadata = metadata;
+        this.multipart = multipart;
     }
 
     ValidationReport run() {
@@ -57,8 +59,10 @@ final class StartupValidator {
             kept[1] += meta.size();
         });
         long orphans = deleteOrphans(referenced);
-        ValidationReport report = new ValidationReport(temp, orphans, missing[0], corrupt[0], kept[0], kept[1],
-                (System.nanoTime() - start) / 1_000_000);
+        MultipartUploads.PartScan parts = multipart.validate();
+        orphans += deleteOrphanParts(parts.files());
+        ValidationReport report = new ValidationReport(temp, orphans, missing[0], corrupt[0], kept[0],
+                kept[1] + parts.bytes(), (System.nanoTime() - start) / 1_000_000);
         LOG.info("Startup validation: {} objects ({} bytes) kept; cleaned {} temp files, {} orphan files, "
                 + "{} entries with missing bodies, {} corrupt entries in {} ms", report.objects(), report.bytes(),
                 report.tempFilesCleaned(), report.orphanFilesCleaned(), report.missingEntriesCleaned(),
@@ -66,7 +70,7 @@ final class StartupValidator {
         return report;
     }
 
-    private static boolean hasSize(Path body, long size) {
+    static boolean hasSize(Path body, long size) {
         try {
             return Files.isRegularFile(body) && Files.size(body) == size;
         } catch (IOException e) {
@@ -85,6 +89,22 @@ final class StartupValidator {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot scan " + directory.objects(), e);
+        }
+        return deleted;
+    }
+
+    /** Part files under uploads/ that no part record points to (and upload directories left empty). */
+    private long deleteOrphanParts(Set<Path> kept) {
+        long deleted = 0;
+        try (Stream<Path> files = Files.walk(directory.uploads(), 2)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                if (!kept.contains(file)) {
+                    Files.delete(file);
+                    deleted++;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot scan " + directory.uploads(), e);
         }
         return deleted;
     }

@@ -65,6 +65,32 @@ class StartupValidatorTest {
         }
     }
 
+    @Test
+    void shouldKeepMultipartPartsAcrossRestartsAndCleanOrphanParts() throws Exception {
+        // Given: an upload with one part, then an unreferenced file planted in its directory
+        String uploadId;
+        try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {
+            store.createBucket("kv-cache");
+            uploadId = store.multipart().create("kv-cache", "big", "application/octet-stream", Map.of());
+            try (ObjectUpload part = store.multipart().beginPart("kv-cache", "big", uploadId, 1, 3000)) {
+                part.write(new byte[3000], 0, 3000);
+                part.commit(null);
+            }
+        }
+        Files.write(data.resolve("uploads").resolve(uploadId).resolve("00000000000000000000000000000000"),
+                new byte[7]);
+        // When
+        try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {
+            // Then
+            assertThat(store.validation().orphanFilesCleaned()).isEqualTo(1);
+            assertThat(store.multipart().parts("kv-cache", "big", uploadId)).singleElement()
+                    .satisfies(p -> assertThat(p.meta().size()).isEqualTo(3000));
+            assertThat(store.usedBytes()).isEqualTo(3000);
+            store.multipart().abort("kv-cache", "big", uploadId);
+            assertThat(store.usedBytes()).isZero();
+        }
+    }
+
     private static void put(ObjectStore store, String key, byte[] body) throws IOException {
         try (ObjectUpload upload = store.beginPut("kv-cache", key, body.length, "application/octet-stream", Map.of())) {
             upload.write(body, 0, body.length);

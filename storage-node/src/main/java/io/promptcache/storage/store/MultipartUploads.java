@@ -1,0 +1,303 @@
+package io.promptcache.storage.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
+
+import io.promptcache.storage.error.S3ErrorCode;
+import io.promptcache.storage.error.S3Exception;
+
+/**
+ * Multipart uploads: parts stream in like objects (temp file, digests, capacity reservation) and are kept under
+ * {@code uploads/<uploadId>/}; completion concatenates them into one new object, committed like any PUT, then
+ * removes the parts. Records live in the metadata store, so uploads in progress survive restarts.
+ */
+public final class MultipartUploads {
+
+    /** S3's minimum size of every part but the last. */
+    public static final long MIN_PART_BYTES = 5L << 20;
+    public static final int MAX_PART_NUMBER = 10_000;
+
+    private final ObjectStore store;
+    private final MetadataStore metadata;
+    private final DataDirectory directory;
+
+    MultipartUploads(ObjectStore store, MetadataStore metadata, DataDirectory directory) {
+        this.store = store;
+        this.metadata = metadata;
+        this.directory = directory;
+    }
+
+    /** An upload in progress. */
+    public record Upload(String bucket, String key, String contentType, Map<String, String> userMetadata) {
+    }
+
+    /** A stored part. */
+    public record Part(int number, ObjectMeta meta) {
+    }
+
+    /** A part named by CompleteMultipartUpload. */
+    public record PartRef(int number, String etag) {
+    }
+
+    public String create(String bucket, String key, String contentType, Map<String, String> userMetadata) {
+        store.bucketCreated(bucket);
+        Names.checkKey(key);
+        String uploadId = DataDirectory.newFileId();
+        try {
+            Files.createDirectories(directory.uploads().resolve(uploadId));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the upload directory", e);
+        }
+        metadata.putUploadEntry(uploadId, encode(new Upload(bucket, key, contentType, userMetadata)));
+        return uploadId;
+    }
+
+    /** The upload, checked to belong to {@code bucket}/{@code key}; {@code NoSuchUpload} otherwise. */
+    public Upload upload(String bucket, String key, String uploadId) {
+        byte[] value = DataDirectory.isFileId(uploadId) ? metadata.getUploadEntry(uploadId) : null;
+        Upload upload = value == null ? null : decode(value);
+        if (upload == null || !upload.bucket().equals(bucket) || !upload.key().equals(key)) {
+            throw new S3Exception(S3ErrorCode.NO_SUCH_UPLOAD,
+                    "The specified multipart upload does not exist: " + uploadId);
+        }
+        return upload;
+    }
+
+    /** Starts one part; a part uploaded again under the same number replaces the earlier one. */
+    public ObjectUpload beginPart(String bucket, String key, String uploadId, int partNumber, long declaredLength) {
+        upload(bucket, key, uploadId);
+        if (partNumber < 1 || partNumber > MAX_PART_NUMBER) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
+                    "Part number must be an integer between 1 and " + MAX_PART_NUMBER + ", got " + partNumber);
+        }
+        try {
+            return new ObjectUpload(store, (meta, reserved) -> commitPart(uploadId, partNumber, meta, reserved),
+                    declaredLength, "", Map.of());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start part " + partNumber, e);
+        }
+    }
+
+    public List<Part> parts(String bucket, String key, String uploadId) {
+        upload(bucket, key, uploadId);
+        return partsOf(uploadId);
+    }
+
+    /** Concatenates the named parts into the object and removes the upload. */
+    public ObjectMeta complete(String bucket, String key, String uploadId, List<PartRef> refs) throws IOException {
+        Upload upload = upload(bucket, key, uploadId);
+        Map<Integer, ObjectMeta> stored = new TreeMap<>();
+        partsOf(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
+        List<ObjectMeta> chosen = choose(refs, stored);
+        long total = chosen.stream().mapToLong(ObjectMeta::size).sum();
+        store.reserve(total);
+        String fileId = DataDirectory.newFileId();
+        Path tmp = directory.partFile(fileId);
+        ObjectMeta meta;
+        try {
+            meta = concatenate(uploadId, chosen, tmp, fileId, total, upload);
+            store.commit(bucket, key, meta, total);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            store.release(total);
+            throw e;
+        }
+        abortParts(uploadId);
+        return meta;
+    }
+
+    public void abort(String bucket, String key, String uploadId) {
+        upload(bucket, key, uploadId);
+        abortParts(uploadId);
+    }
+
+    /** What startup validation found under {@code uploads/}: bytes and files of the parts that are kept. */
+    record PartScan(long bytes, Set<Path> files) {
+    }
+
+    /** Drops part records whose file is missing or truncated; returns the parts kept. */
+    PartScan validate() {
+        long[] bytes = {0};
+        Set<Path> files = new HashSet<>();
+        metadata.scanUploadEntries("", (entryKey, value) -> {
+            int slash = entryKey.indexOf('/');
+            if (slash < 0) {
+                return;
+            }
+            ObjectMeta part = ObjectMeta.decode(value);
+            Path file = directory.uploadPartFile(entryKey.substring(0, slash), part.fileId());
+            if (StartupValidator.hasSize(file, part.size())) {
+                bytes[0] += part.size();
+                files.add(file);
+            } else {
+                metadata.deleteUploadEntry(entryKey);
+            }
+        });
+        return new PartScan(bytes[0], files);
+    }
+
+    private void commitPart(String uploadId, int number, ObjectMeta meta, long reserved) throws IOException {
+        Path target = directory.uploadPartFile(uploadId, meta.fileId());
+        Files.move(directory.partFile(meta.fileId()), target, StandardCopyOption.ATOMIC_MOVE);
+        String entry = partKey(uploadId, number);
+        byte[] previous = metadata.getUploadEntry(entry);
+        metadata.putUploadEntry(entry, meta.encode());
+        store.release(reserved - meta.size());
+        if (previous != null) {
+            ObjectMeta replaced = ObjectMeta.decode(previous);
+            Files.deleteIfExists(directory.uploadPartFile(uploadId, replaced.fileId()));
+            store.release(replaced.size());
+        }
+    }
+
+    private List<Part> partsOf(String uploadId) {
+        List<Part> parts = new ArrayList<>();
+        metadata.scanUploadEntries(uploadId + "/", (k, v) -> parts.add(new Part(
+                Integer.parseInt(k.substring(k.indexOf('/') + 1)), ObjectMeta.decode(v))));
+        return parts;
+    }
+
+    private static List<ObjectMeta> choose(List<PartRef> refs, Map<Integer, ObjectMeta> stored) {
+        if (refs.isEmpty()) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "CompleteMultipartUpload names no parts.");
+        }
+        for (int i = 1; i < refs.size(); i++) {
+            if (refs.get(i).number() <= refs.get(i - 1).number()) {
+                throw new S3Exception(S3ErrorCode.INVALID_PART_ORDER);
+            }
+        }
+        List<ObjectMeta> chosen = new ArrayList<>();
+        for (int i = 0; i < refs.size(); i++) {
+            PartRef ref = refs.get(i);
+            ObjectMeta part = stored.get(ref.number());
+            if (part == null || !part.etag().equals(unquote(ref.etag()))) {
+                throw new S3Exception(S3ErrorCode.INVALID_PART,
+                        "Part " + ref.number() + " was not uploaded or its ETag does not match.");
+            }
+            if (i < refs.size() - 1 && part.size() < MIN_PART_BYTES) {
+                throw new S3Exception(S3ErrorCode.ENTITY_TOO_SMALL, "Part " + ref.number() + " is " + part.size()
+                        + " bytes; every part but the last must be at least " + MIN_PART_BYTES + " bytes.");
+            }
+            chosen.add(part);
+        }
+        return chosen;
+    }
+
+    private ObjectMeta concatenate(String uploadId, List<ObjectMeta> parts, Path tmp, String fileId, long total,
+            Upload upload) throws IOException {
+        CRC32C crc = new CRC32C();
+        MessageDigest md5s = md5();
+        ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (ObjectMeta part : parts) {
+                md5s.update(HexFormat.of().parseHex(part.etag()));
+                try (FileChannel in = FileChannel.open(directory.uploadPartFile(uploadId, part.fileId()))) {
+                    while (in.read(buffer.clear()) >= 0) {
+                        buffer.flip();
+                        crc.update(buffer.duplicate());
+                        while (buffer.hasRemaining()) {
+                            out.write(buffer);
+                        }
+                    }
+                }
+            }
+            if (store.durability() == Durability.PERSISTENT) {
+                out.force(true);
+            }
+        }
+        String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + parts.size();
+        return new ObjectMeta(fileId, total, etag, (int) crc.getValue(), System.currentTimeMillis(),
+                upload.contentType(), upload.userMetadata());
+    }
+
+    private void abortParts(String uploadId) {
+        for (Part part : partsOf(uploadId)) {
+            metadata.deleteUploadEntry(partKey(uploadId, part.number()));
+            try {
+                Files.deleteIfExists(directory.uploadPartFile(uploadId, part.meta().fileId()));
+            } catch (IOException e) {
+                // an unreferenced part file is removed by the startup validation
+            }
+            store.release(part.meta().size());
+        }
+        metadata.deleteUploadEntry(uploadId);
+        try {
+            Files.deleteIfExists(directory.uploads().resolve(uploadId));
+        } catch (IOException e) {
+            // left for the startup validation
+        }
+    }
+
+    private static String partKey(String uploadId, int number) {
+        return uploadId + "/" + String.format("%05d", number);
+    }
+
+    private static String unquote(String etag) {
+        String e = etag.trim();
+        return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
+    }
+
+    private static MessageDigest md5() {
+        try {
+            return MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK provides MD5", e);
+        }
+    }
+
+    private static byte[] encode(Upload upload) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(1);
+            out.writeUTF(upload.bucket());
+            out.writeUTF(upload.key());
+            out.writeUTF(upload.contentType());
+            out.writeInt(upload.userMetadata().size());
+            for (Map.Entry<String, String> e : upload.userMetadata().entrySet()) {
+                out.writeUTF(e.getKey());
+                out.writeUTF(e.getValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static Upload decode(byte[] value) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            in.readByte();
+            String bucket = in.readUTF();
+            String key = in.readUTF();
+            String contentType = in.readUTF();
+            int n = in.readInt();
+            Map<String, String> meta = new LinkedHashMap<>();
+            for (int i = 0; i < n; i++) {
+                meta.put(in.readUTF(), in.readUTF());
+            }
+            return new Upload(bucket, key, contentType, meta);
+        } catch (IOException e) {
+            throw new UncheckedIOException("unreadable upload record", e);
+        }
+    }
+}

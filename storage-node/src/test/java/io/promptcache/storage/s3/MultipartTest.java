@@ -1,0 +1,143 @@
+package io.promptcache.storage.s3;
+
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.URL;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Multipart uploads through the real AWS SDK: the sync client part by part, and the CRT async client. */
+@QuarkusTest
+class MultipartTest {
+
+    private static final int MIB = 1 << 20;
+
+    @TestHTTPResource("/")
+    URL endpoint;
+
+    private S3Client s3;
+    private String bucket;
+
+    @BeforeEach
+    void connect() {
+        s3 = S3Client.builder().endpointOverride(URI.create(endpoint.toString())).forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(UrlConnectionHttpClient.create()).build();
+        bucket = "mp-" + UUID.randomUUID();
+        s3.createBucket(b -> b.bucket(bucket));
+    }
+
+    @AfterEach
+    void disconnect() {
+        s3.close();
+    }
+
+    @Test
+    void shouldCompleteAnUploadPartByPart() throws Exception {
+        // Given: three parts, the second uploaded twice (the later one wins)
+        byte[] p1 = S3SdkTest.bytes(5 * MIB, 1);
+        byte[] p2 = S3SdkTest.bytes(5 * MIB, 2);
+        byte[] p3 = S3SdkTest.bytes(MIB + 7, 3);
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("kv/big").contentType("application/x-kv"))
+                .uploadId();
+        String e1 = uploadPart("kv/big", id, 1, p1);
+        uploadPart("kv/big", id, 2, S3SdkTest.bytes(5 * MIB, 99));
+        String e2 = uploadPart("kv/big", id, 2, p2);
+        String e3 = uploadPart("kv/big", id, 3, p3);
+        assertThat(s3.listParts(b -> b.bucket(bucket).key("kv/big").uploadId(id)).parts())
+                .extracting(p -> p.partNumber(), p -> p.eTag())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, e1), org.assertj.core.groups.Tuple.tuple(2,
+                        e2), org.assertj.core.groups.Tuple.tuple(3, e3));
+        // When
+        String etag = s3.completeMultipartUpload(b -> b.bucket(bucket).key("kv/big").uploadId(id)
+                .multipartUpload(m -> m.parts(part(1, e1), part(2, e2), part(3, e3)))).eTag();
+        // Then
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.write(p1);
+        expected.write(p2);
+        expected.write(p3);
+        byte[] whole = expected.toByteArray();
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("kv/big")).asByteArray()).isEqualTo(whole);
+        assertThat(etag).matches("\"[0-9a-f]{32}-3\"");
+        assertThat(s3.headObject(b -> b.bucket(bucket).key("kv/big")).contentType()).isEqualTo("application/x-kv");
+        byte[] acrossParts = s3.getObjectAsBytes(b -> b.bucket(bucket).key("kv/big")
+                .range("bytes=" + (5 * MIB - 10) + "-" + (5 * MIB + 9))).asByteArray();
+        assertThat(acrossParts).isEqualTo(Arrays.copyOfRange(whole, 5 * MIB - 10, 5 * MIB + 10));
+        assertThatThrownBy(() -> s3.listParts(b -> b.bucket(bucket).key("kv/big").uploadId(id)))
+                .satisfies(e -> assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                        .isEqualTo("NoSuchUpload"));
+    }
+
+    @Test
+    void shouldRefuseBadCompletionsAndAbort() {
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("k")).uploadId();
+        String small = uploadPart("k", id, 1, S3SdkTest.bytes(1000, 4));
+        String last = uploadPart("k", id, 2, S3SdkTest.bytes(1000, 5));
+        assertCompletionFails(id, List.of(part(1, "\"0123456789abcdef0123456789abcdef\"")), "InvalidPart");
+        assertCompletionFails(id, List.of(part(3, last)), "InvalidPart");
+        assertCompletionFails(id, List.of(part(2, last), part(1, small)), "InvalidPartOrder");
+        assertCompletionFails(id, List.of(part(1, small), part(2, last)), "EntityTooSmall");
+        s3.abortMultipartUpload(b -> b.bucket(bucket).key("k").uploadId(id));
+        assertCompletionFails(id, List.of(part(1, small)), "NoSuchUpload");
+        assertThatThrownBy(() -> s3.listParts(b -> b.bucket(bucket).key("other-key").uploadId(id)))
+                .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(404));
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket)).contents()).isEmpty();
+    }
+
+    @Test
+    void shouldTakeA64MiBUploadFromTheCrtAsyncClient() throws Exception {
+        byte[] body = S3SdkTest.bytes(64 * MIB, 6);
+        try (S3AsyncClient crt = S3AsyncClient.crtBuilder().endpointOverride(URI.create(endpoint.toString()))
+                .forcePathStyle(true).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .minimumPartSizeInBytes(8L * MIB).build()) {
+            crt.putObject(b -> b.bucket(bucket).key("kv/64m"), AsyncRequestBody.fromBytes(body))
+                    .get(120, TimeUnit.SECONDS);
+            byte[] back = crt.getObject(b -> b.bucket(bucket).key("kv/64m"), AsyncResponseTransformer.toBytes())
+                    .get(120, TimeUnit.SECONDS).asByteArray();
+            assertThat(S3SdkTest.md5Hex(back)).isEqualTo(S3SdkTest.md5Hex(body));
+        }
+        assertThat(s3.headObject(b -> b.bucket(bucket).key("kv/64m")).eTag()).as("a multipart ETag")
+                .matches("\"[0-9a-f]{32}-8\"");
+    }
+
+    private void assertCompletionFails(String id, List<CompletedPart> parts, String code) {
+        assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key("k").uploadId(id)
+                .multipartUpload(m -> m.parts(parts))))
+                .satisfies(e -> assertThat(((S3Exception) e).awsErrorDetails().errorCode()).isEqualTo(code));
+    }
+
+    private String uploadPart(String key, String id, int number, byte[] bytes) {
+        return s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(id).partNumber(number),
+                RequestBody.fromBytes(bytes)).eTag();
+    }
+
+    private static CompletedPart part(int number, String etag) {
+        return CompletedPart.builder().partNumber(number).eTag(etag).build();
+    }
+}
