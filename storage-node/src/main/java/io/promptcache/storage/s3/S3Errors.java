@@ -17,18 +17,36 @@ final class S3Errors {
     private S3Errors() {
     }
 
-    /** A body we will not read is drained, and the connection closed after the error. */
+    /** Bytes of an unwanted body read (and dropped) so the client sees the error rather than a reset. */
+    private static final long DRAIN_LIMIT_BYTES = 1 << 20;
+    /** How long a client may take to finish sending an unwanted body before the connection is closed. */
+    private static final long DRAIN_LIMIT_MILLIS = 5_000;
+
+    /**
+     * A body we will not read: drained (bounded in bytes and time, so the client is not reset before it reads the
+     * error), and the connection closed after the error.
+     */
     private static void drainUnreadBody(RoutingContext ctx) {
         if (ctx.request().isEnded()) {
             return;
         }
         ctx.response().putHeader("Connection", "close");
+        long[] drained = {0};
         try {
-            ctx.request().handler(ignored -> {
+            ctx.request().handler(chunk -> {
+                drained[0] += chunk.length();
+                if (drained[0] > DRAIN_LIMIT_BYTES) {
+                    ctx.request().connection().close();
+                }
             }).resume();
         } catch (IllegalStateException endedMeanwhile) {
-            // the body arrived completely between the check and here: nothing left to drain
+            return;
         }
+        ctx.vertx().setTimer(DRAIN_LIMIT_MILLIS, id -> {
+            if (!ctx.request().isEnded()) {
+                ctx.request().connection().close();
+            }
+        });
     }
 
     static void send(RoutingContext ctx, Throwable failure, String resource) {

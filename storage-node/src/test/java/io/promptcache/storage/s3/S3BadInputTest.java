@@ -134,6 +134,14 @@ class S3BadInputTest {
     }
 
     @Test
+    void shouldRefuseAnObjectLargerThanTheMaximumBeforeReadingIt() throws Exception {
+        RawHttp.Response response = RawHttp.send(endpoint, "PUT /" + bucket + "/huge HTTP/1.1\r\n"
+                + "Content-Length: 6000000000\r\n", new byte[100]);
+        assertError(response, 400, "EntityTooLarge");
+        assertError(get("huge"), 404, "NoSuchKey");
+    }
+
+    @Test
     void shouldRefuseMalformedDeleteXml() throws Exception {
         String[] bodies = {"<Delete><Object><Key>a</Key></Object>", "<NotDelete/>", "<Delete></Delete>",
                 "<Delete><Object></Object></Delete>",

@@ -101,6 +101,14 @@ class S3SdkTest {
     }
 
     @Test
+    void shouldTakeASinglePutLargerThanTheHttpLayerDefaultLimit() {
+        byte[] body = bytes(12 << 20, 9);
+        s3.putObject(b -> b.bucket(bucket).key("twelve-mib"), RequestBody.fromBytes(body));
+        assertThat(md5Hex(s3.getObjectAsBytes(b -> b.bucket(bucket).key("twelve-mib")).asByteArray()))
+                .isEqualTo(md5Hex(body));
+    }
+
+    @Test
     void shouldServeOneRangeWith206() {
         byte[] body = bytes(1 << 20, 3);
         s3.putObject(b -> b.bucket(bucket).key("kv"), RequestBody.fromBytes(body));
