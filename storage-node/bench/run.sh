@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Storage benchmark, one command: range GETs and PUTs against the promptcache storage-node, nginx (sendfile: the
+# practical limit of the machine) and S3Proxy (filesystem backend), all in the same run, all on 127.0.0.1.
+#
+#   storage-node/bench/run.sh            # needs: a JDK, nginx and wrk (apt-get install nginx-light wrk)
+#   DURATION=20 storage-node/bench/run.sh
+#
+# Prints a Markdown table (docs/benchmarks.md explains it) and leaves raw wrk output in $WORK.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DURATION=${DURATION:-10}
+S3PROXY_VERSION=${S3PROXY_VERSION:-3.3.0}
+WORK=$(mktemp -d /tmp/promptcache-bench.XXXXXX)
+chmod 755 "$WORK"  # nginx workers run unprivileged
+NGINX_PORT=19081 NODE_PORT=19082 PROXY_PORT=19083
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+for tool in nginx wrk java curl; do
+    command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install nginx-light wrk)" >&2; exit 1; }
+done
+[ -f storage-node/target/quarkus-app/quarkus-run.jar ] || ./mvnw -q -B -pl storage-node -am -DskipTests package
+JAR="$HOME/.m2/repository/org/gaul/s3proxy/$S3PROXY_VERSION/s3proxy-$S3PROXY_VERSION-jar-with-dependencies.jar"
+if [ ! -f "$JAR" ]; then
+    mkdir -p "$(dirname "$JAR")"
+    curl -sfL -o "$JAR" "https://repo.maven.apache.org/maven2/org/gaul/s3proxy/$S3PROXY_VERSION/s3proxy-$S3PROXY_VERSION-jar-with-dependencies.jar"
+fi
+
+head -c 1048576 /dev/urandom > "$WORK/obj-1m"
+head -c 16777216 /dev/urandom > "$WORK/obj-16m"
+
+# nginx: the same bytes as plain files, sendfile on
+mkdir -p "$WORK/nginx/root/bench" "$WORK/nginx/logs"
+cp "$WORK/obj-1m" "$WORK/obj-16m" "$WORK/nginx/root/bench/"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    client_body_temp_path $WORK/nginx/tmp;
+    proxy_temp_path $WORK/nginx/tmp; fastcgi_temp_path $WORK/nginx/tmp; uwsgi_temp_path $WORK/nginx/tmp; scgi_temp_path $WORK/nginx/tmp;
+    server { listen 127.0.0.1:$NGINX_PORT; root $WORK/nginx/root; }
+}
+CONF
+mkdir -p "$WORK/nginx/tmp"
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx"
+
+# promptcache storage-node (packaged), Kafka deliberately unreachable: the S3 path does not need it
+java -Xmx1g -Dquarkus.http.port=$NODE_PORT -Dquarkus.http.host=127.0.0.1 \
+    -Dpromptcache.storage.data-dir="$WORK/node" -Dkafka.bootstrap.servers=127.0.0.1:1 \
+    -Dquarkus.log.level=WARN -jar storage-node/target/quarkus-app/quarkus-run.jar > "$WORK/node.log" 2>&1 &
+pids+=($!)
+
+# S3Proxy, filesystem backend, no auth
+mkdir -p "$WORK/s3proxy"
+cat > "$WORK/s3proxy.conf" <<CONF
+s3proxy.endpoint=http://127.0.0.1:$PROXY_PORT
+s3proxy.authorization=none
+jclouds.provider=filesystem
+jclouds.filesystem.basedir=$WORK/s3proxy
+CONF
+java -Xmx1g -jar "$JAR" --properties "$WORK/s3proxy.conf" > "$WORK/s3proxy.log" 2>&1 &
+pids+=($!)
+
+wait_up() { for _ in $(seq 1 120); do curl -s -o /dev/null "$1" && return 0; sleep 0.5; done; echo "not up: $1" >&2; exit 1; }
+wait_up "http://127.0.0.1:$NGINX_PORT/bench/obj-1m"
+wait_up "http://127.0.0.1:$NODE_PORT/q/health/ready"
+wait_up "http://127.0.0.1:$PROXY_PORT/"
+for port in $NODE_PORT $PROXY_PORT; do
+    curl -sf -X PUT "http://127.0.0.1:$port/bench" -o /dev/null
+    curl -sf -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-1m" "http://127.0.0.1:$port/bench/obj-1m" -o /dev/null
+    curl -sf -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-16m" "http://127.0.0.1:$port/bench/obj-16m" -o /dev/null
+done
+
+# one wrk run -> "req/s|GB/s|p50 ms|p99 ms"
+to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'; }
+measure() { # name url range concurrency [lua]
+    local out="$WORK/wrk-$1.txt" threads=$(( $4 < 2 ? 1 : 2 ))
+    local args=(-t "$threads" -c "$4" -d "${DURATION}s" --latency)
+    [ -n "$3" ] && args+=(-H "Range: $3")
+    [ -n "${5:-}" ] && args+=(-s "$5")
+    wrk "${args[@]}" "$2" > "$out"
+    local rps bytes p50 p99
+    rps=$(awk '/^Requests\/sec/ { print $2 }' "$out")
+    bytes=$(awk -v r="$rps" -v size="$6" 'BEGIN { printf "%.2f", r * size / 1e9 }')
+    p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' "$out")")
+    p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$out")")
+    grep -q 'Non-2xx' "$out" && { echo "non-2xx responses in $out" >&2; cat "$out" >&2; exit 1; }
+    echo "$rps|$bytes|$p50|$p99"
+}
+declare -A url=([nginx]="http://127.0.0.1:$NGINX_PORT/bench" [node]="http://127.0.0.1:$NODE_PORT/bench" [s3proxy]="http://127.0.0.1:$PROXY_PORT/bench")
+MIB=1048576
+# warm-up (not reported): JIT for the JVM servers, page cache for everyone
+for target in nginx node s3proxy; do
+    wrk -t 2 -c 8 -d 5s -H "Range: bytes=0-1048575" "${url[$target]}/obj-16m" > /dev/null
+    wrk -t 2 -c 8 -d 5s -H "Range: bytes=0-1048575" "${url[$target]}/obj-1m" > /dev/null
+done
+echo "| test | concurrency | target | req/s | GB/s | p50 ms | p99 ms | req/s vs nginx | p99 vs nginx |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for test in "1 MiB object, Range 0-1MiB|obj-1m|bytes=0-1048575" "1 MiB slice of 16 MiB|obj-16m|bytes=4194304-5242879"; do
+    IFS='|' read -r label object range <<< "$test"
+    for c in 1 8 16; do
+        base=""
+        for target in nginx node s3proxy; do
+            r=$(measure "$target-$object-$c" "${url[$target]}/$object" "$range" "$c" "" "$MIB")
+            IFS='|' read -r rps gbs p50 p99 <<< "$r"
+            [ "$target" = nginx ] && base="$rps|$p99"
+            IFS='|' read -r brps bp99 <<< "$base"
+            ratio=$(awk -v a="$rps" -v b="$brps" 'BEGIN { printf "%.0f%%", 100 * a / b }')
+            pratio=$(awk -v a="$p99" -v b="$bp99" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }')
+            echo "| $label | $c | $target | $rps | $gbs | $p50 | $p99 | $ratio | $pratio |"
+        done
+    done
+done
+# PUT of 1 MiB (nginx has no PUT: node vs S3Proxy)
+cat > "$WORK/put.lua" <<LUA
+local f = io.open("$WORK/obj-1m", "rb")
+wrk.method = "PUT"
+wrk.headers["Content-Type"] = "application/octet-stream"
+wrk.body = f:read("*all")
+f:close()
+LUA
+for c in 1 8; do
+    for target in node s3proxy; do
+        r=$(measure "put-$target-$c" "${url[$target]}/put-target" "" "$c" "$WORK/put.lua" "$MIB")
+        IFS='|' read -r rps gbs p50 p99 <<< "$r"
+        echo "| PUT 1 MiB | $c | $target | $rps | $gbs | $p50 | $p99 | | |"
+    done
+done
+echo
+echo "raw wrk output: $WORK"
