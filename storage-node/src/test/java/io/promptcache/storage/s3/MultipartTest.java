@@ -15,12 +15,10 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -44,10 +42,7 @@ class MultipartTest {
 
     @BeforeEach
     void connect() {
-        s3 = S3Client.builder().endpointOverride(URI.create(endpoint.toString())).forcePathStyle(true)
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create()).build();
+        s3 = SdkClients.sync(endpoint, RequestChecksumCalculation.WHEN_SUPPORTED);
         bucket = "mp-" + UUID.randomUUID();
         s3.createBucket(b -> b.bucket(bucket));
     }
@@ -114,8 +109,7 @@ class MultipartTest {
         byte[] body = S3SdkTest.bytes(64 * MIB, 6);
         try (S3AsyncClient crt = S3AsyncClient.crtBuilder().endpointOverride(URI.create(endpoint.toString()))
                 .forcePathStyle(true).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .minimumPartSizeInBytes(8L * MIB).build()) {
+                .credentialsProvider(SdkClients.CREDENTIALS).minimumPartSizeInBytes(8L * MIB).build()) {
             crt.putObject(b -> b.bucket(bucket).key("kv/64m"), AsyncRequestBody.fromBytes(body))
                     .get(120, TimeUnit.SECONDS);
             byte[] back = crt.getObject(b -> b.bucket(bucket).key("kv/64m"), AsyncResponseTransformer.toBytes())

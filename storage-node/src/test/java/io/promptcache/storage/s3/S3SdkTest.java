@@ -1,6 +1,5 @@
 package io.promptcache.storage.s3;
 
-import java.net.URI;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -16,13 +15,9 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -59,11 +54,7 @@ class S3SdkTest {
     }
 
     private S3Client client(RequestChecksumCalculation checksums) {
-        return S3Client.builder().endpointOverride(URI.create(endpoint.toString()))
-                .forcePathStyle(true).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .requestChecksumCalculation(checksums)
-                .httpClient(UrlConnectionHttpClient.create()).build();
+        return SdkClients.sync(endpoint, checksums);
     }
 
     @Test
