@@ -151,9 +151,12 @@ public final class ObjectStore implements AutoCloseable {
 
     /** The object's metadata; {@code NoSuchBucket} or {@code NoSuchKey} if absent. */
     public ObjectMeta head(String bucket, String key) {
-        bucketCreated(bucket);
-        return metadata.getObject(bucket, key).orElseThrow(() -> new S3Exception(S3ErrorCode.NO_SUCH_KEY,
-                "The specified key does not exist: " + key));
+        // the object read alone decides a hit (a bucket with objects cannot be deleted); the bucket is read only
+        // to tell NoSuchBucket from NoSuchKey
+        return metadata.getObject(bucket, key).orElseThrow(() -> {
+            bucketCreated(bucket);
+            return new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key);
+        });
     }
 
     /** The file holding an object's body, for reads (range GETs use it with sendfile). */
