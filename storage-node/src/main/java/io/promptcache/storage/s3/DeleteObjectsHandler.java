@@ -3,7 +3,6 @@ package io.promptcache.storage.s3;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 import org.w3c.dom.Element;
@@ -75,16 +74,14 @@ final class DeleteObjectsHandler {
     }
 
     private static void verifyContentMd5(String header, byte[] body) {
-        if (header == null) {
+        byte[] expected = S3Headers.contentMd5(header);
+        if (expected == null) {
             return;
         }
         try {
-            byte[] expected = Base64.getDecoder().decode(header.trim());
             if (!MessageDigest.isEqual(expected, MessageDigest.getInstance("MD5").digest(body))) {
                 throw new S3Exception(S3ErrorCode.BAD_DIGEST);
             }
-        } catch (IllegalArgumentException e) {
-            throw new S3Exception(S3ErrorCode.INVALID_DIGEST);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK provides MD5", e);
         }

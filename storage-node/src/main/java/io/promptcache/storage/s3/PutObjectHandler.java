@@ -1,7 +1,6 @@
 package io.promptcache.storage.s3;
 
 import java.nio.ByteBuffer;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -41,7 +40,7 @@ final class PutObjectHandler {
         String algorithm = checksumAlgorithm(headers);
         ChecksumVerifier checksum = ChecksumVerifier.forAlgorithm(algorithm);
         String headerChecksum = algorithm == null ? null : headers.get(ChecksumVerifier.HEADER_PREFIX + algorithm);
-        byte[] md5 = contentMd5(headers.get("Content-MD5"));
+        byte[] md5 = S3Headers.contentMd5(headers.get("Content-MD5"));
         String contentType = headers.get("Content-Type") == null
                 ? "application/octet-stream"
                 : headers.get("Content-Type");
@@ -100,7 +99,6 @@ final class PutObjectHandler {
                 body.feed(ByteBuffer.wrap(buffer.getBytes()));
             } catch (Exception e) {
                 state.fail();
-                ctx.response().putHeader("Connection", "close");
                 S3Errors.send(ctx, e, path.resource());
             }
         });
@@ -160,22 +158,6 @@ final class PutObjectHandler {
             }
         }
         return null;
-    }
-
-    private static byte[] contentMd5(String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            byte[] md5 = Base64.getDecoder().decode(value.trim());
-            if (md5.length != 16) {
-                throw new IllegalArgumentException();
-            }
-            return md5;
-        } catch (IllegalArgumentException e) {
-            throw new S3Exception(S3ErrorCode.INVALID_DIGEST,
-                    "The Content-MD5 you specified is not valid: it must be the base64 of a 16-byte MD5.");
-        }
     }
 
     static Map<String, String> userMetadata(MultiMap headers) {

@@ -3,8 +3,12 @@ package io.promptcache.storage.s3;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
+
+import io.promptcache.storage.error.S3ErrorCode;
+import io.promptcache.storage.error.S3Exception;
 
 /** Header names and formats used across handlers. */
 final class S3Headers {
@@ -29,6 +33,23 @@ final class S3Headers {
 
     static String httpDate(long millis) {
         return HTTP_DATE.format(Instant.ofEpochMilli(millis));
+    }
+
+    /** The decoded {@code Content-MD5} header (16 bytes), null if absent; {@code InvalidDigest} if malformed. */
+    static byte[] contentMd5(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            byte[] md5 = Base64.getDecoder().decode(value.trim());
+            if (md5.length != 16) {
+                throw new IllegalArgumentException();
+            }
+            return md5;
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_DIGEST,
+                    "The Content-MD5 you specified is not valid: it must be the base64 of a 16-byte MD5.");
+        }
     }
 
     static String quotedEtag(String etag) {
