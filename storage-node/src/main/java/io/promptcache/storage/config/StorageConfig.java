@@ -2,8 +2,10 @@ package io.promptcache.storage.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
+import io.promptcache.storage.auth.AuthMode;
 import io.promptcache.storage.store.Durability;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -41,4 +43,29 @@ public interface StorageConfig {
     /** How often the node publishes its NodeStatus heartbeat. */
     @WithDefault("5s")
     Duration heartbeatInterval();
+
+    /** Authentication of the S3 API. */
+    Auth auth();
+
+    /** {@code promptcache.storage.auth.*}. */
+    interface Auth {
+
+        /** {@code none} (accept every request) or {@code sigv4} (AWS Signature Version 4). */
+        @WithDefault("none")
+        AuthMode mode();
+
+        /** The region clients sign for; a signature scoped to another region is refused. */
+        @WithDefault("us-east-1")
+        String region();
+
+        /**
+         * Secret key per access key id: {@code promptcache.storage.auth.credentials.<access-key-id>=<secret>}.
+         * At least one is required with {@code sigv4}.
+         */
+        Map<String, String> credentials();
+
+        /** How far the time of a header-signed request may be from the node's clock (S3 allows 15 minutes). */
+        @WithDefault("15m")
+        Duration maxClockSkew();
+    }
 }

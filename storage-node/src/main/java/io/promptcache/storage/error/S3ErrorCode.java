@@ -7,6 +7,10 @@ package io.promptcache.storage.error;
 public enum S3ErrorCode {
 
     ACCESS_DENIED(403, "AccessDenied", "Access Denied"),
+    AUTHORIZATION_HEADER_MALFORMED(400, "AuthorizationHeaderMalformed",
+            "The authorization header you provided is not valid."),
+    AUTHORIZATION_QUERY_PARAMETERS_ERROR(400, "AuthorizationQueryParametersError",
+            "The query-string authentication parameters you provided are not valid."),
     BAD_DIGEST(400, "BadDigest", "The Content-MD5 or checksum you specified did not match what was received."),
     BUCKET_ALREADY_OWNED_BY_YOU(409, "BucketAlreadyOwnedByYou",
             "Your previous request to create the named bucket succeeded and you already own it."),
@@ -19,6 +23,8 @@ public enum S3ErrorCode {
     INSUFFICIENT_STORAGE(507, "InsufficientStorage",
             "The node does not have enough free capacity for this object; nothing was written."),
     INTERNAL_ERROR(500, "InternalError", "We encountered an internal error. Please try again."),
+    INVALID_ACCESS_KEY_ID(403, "InvalidAccessKeyId",
+            "The AWS access key ID you provided does not exist in our records."),
     INVALID_ARGUMENT(400, "InvalidArgument", "Invalid Argument"),
     INVALID_BUCKET_NAME(400, "InvalidBucketName", "The specified bucket is not valid."),
     INVALID_DIGEST(400, "InvalidDigest", "The Content-MD5 you specified is not valid."),
@@ -32,7 +38,14 @@ public enum S3ErrorCode {
     NO_SUCH_BUCKET(404, "NoSuchBucket", "The specified bucket does not exist."),
     NO_SUCH_KEY(404, "NoSuchKey", "The specified key does not exist."),
     NO_SUCH_UPLOAD(404, "NoSuchUpload", "The specified multipart upload does not exist."),
-    PRECONDITION_FAILED(412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold");
+    PRECONDITION_FAILED(412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold"),
+    REQUEST_TIME_TOO_SKEWED(403, "RequestTimeTooSkewed",
+            "The difference between the request time and the server's time is too large."),
+    SIGNATURE_DOES_NOT_MATCH(403, "SignatureDoesNotMatch",
+            "The request signature we calculated does not match the signature you provided. Check your key and"
+                    + " signing method."),
+    CONTENT_SHA256_MISMATCH(400, "XAmzContentSHA256Mismatch",
+            "The provided 'x-amz-content-sha256' header does not match what was computed.");
 
     private final int status;
     private final String code;

@@ -4,18 +4,25 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
+import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.Digests;
 
 /**
  * Streaming decoder of {@code Content-Encoding: aws-chunked} bodies, as current AWS SDKs send them:
  * {@code hex-size[;chunk-signature=...] CRLF data CRLF} repeated, a zero-size chunk, optional trailer headers
- * ({@code x-amz-checksum-crc32:...}), and an empty line. Chunk signatures are not checked here (SigV4 checks them
- * when enabled). Fed in arbitrary pieces; never buffers more than one header line.
+ * ({@code x-amz-checksum-crc32:...}), and an empty line. With SigV4 signed streaming payloads, every chunk's
+ * signature (and the trailer's) is verified as the chunk ends, before its bytes are passed on. Fed in arbitrary
+ * pieces; never buffers more than one header line.
  */
 final class AwsChunkedDecoder {
 
@@ -27,6 +34,8 @@ final class AwsChunkedDecoder {
     }
 
     private static final int MAX_LINE = 4096;
+    private static final long MAX_SIGNED_CHUNK = 16L << 20;
+    private static final String TRAILER_SIGNATURE = "x-amz-trailer-signature";
 
     private enum State {
         SIZE_LINE,
@@ -37,14 +46,32 @@ final class AwsChunkedDecoder {
     }
 
     private final Sink sink;
+    private final SigningContext.ChunkSignatures signatures;
+    private final boolean signedTrailer;
+    private final MessageDigest chunkDigest;
+    private final List<ByteBuffer> chunkData = new ArrayList<>();
+    private String chunkSignature;
+    private String trailerSignature;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private final Map<String, String> trailers = new LinkedHashMap<>();
     private State state = State.SIZE_LINE;
     private long remaining;
     private int dataEndSeen;
 
+    /** A decoder of unsigned chunks. */
     AwsChunkedDecoder(Sink sink) {
+        this(sink, null);
+    }
+
+    /**
+     * @param signing the verified request's signing context when it declares a signed streaming payload, else null
+     */
+    AwsChunkedDecoder(Sink sink, SigningContext signing) {
         this.sink = sink;
+        boolean signed = signing != null && signing.signedChunks();
+        this.signatures = signed ? signing.chunkSignatures() : null;
+        this.signedTrailer = signed && signing.signedTrailer();
+        this.chunkDigest = signed ? Digests.sha256() : null;
     }
 
     /** Decodes the next piece of the encoded body. */
@@ -63,8 +90,16 @@ final class AwsChunkedDecoder {
                     slice.limit(n);
                     in.position(in.position() + n);
                     remaining -= n;
-                    sink.accept(slice);
+                    if (signatures == null) {
+                        sink.accept(slice);
+                    } else {
+                        // held (views of the caller's buffers, valid until the chunk ends within this feed, else
+                        // copied) until the chunk's signature is verified
+                        chunkDigest.update(slice.duplicate());
+                        chunkData.add(remaining == 0 ? slice : copy(slice));
+                    }
                     if (remaining == 0) {
+                        endChunkData();
                         state = State.DATA_END;
                         dataEndSeen = 0;
                     }
@@ -103,9 +138,27 @@ final class AwsChunkedDecoder {
         return trailers;
     }
 
-    private void startChunk(String sizeLine) {
+    private void endChunkData() throws IOException {
+        if (signatures == null) {
+            return;
+        }
+        signatures.verifyChunk(chunkSignature, chunkDigest.digest());
+        for (ByteBuffer data : chunkData) {
+            sink.accept(data);
+        }
+        chunkData.clear();
+    }
+
+    private static ByteBuffer copy(ByteBuffer slice) {
+        ByteBuffer copy = ByteBuffer.allocate(slice.remaining());
+        copy.put(slice.duplicate()).flip();
+        return copy;
+    }
+
+    private void startChunk(String sizeLine) throws IOException {
         int semi = sizeLine.indexOf(';');
         String hex = (semi < 0 ? sizeLine : sizeLine.substring(0, semi)).trim();
+        chunkSignature = semi < 0 ? null : extension(sizeLine.substring(semi + 1), "chunk-signature");
         try {
             remaining = Long.parseLong(hex, 16);
         } catch (NumberFormatException e) {
@@ -114,11 +167,33 @@ final class AwsChunkedDecoder {
         if (remaining < 0) {
             throw malformed("negative chunk size");
         }
-        state = remaining == 0 ? State.TRAILER : State.DATA;
+        if (signatures != null && remaining > MAX_SIGNED_CHUNK) {
+            // a signed chunk is held until its signature is checked
+            throw malformed("a signed chunk may hold at most " + MAX_SIGNED_CHUNK + " bytes, this one " + remaining);
+        }
+        if (remaining == 0) {
+            endChunkData();
+            state = State.TRAILER;
+        } else {
+            state = State.DATA;
+        }
+    }
+
+    private static String extension(String extensions, String name) {
+        for (String ext : extensions.split(";")) {
+            int eq = ext.indexOf('=');
+            if (eq > 0 && ext.substring(0, eq).trim().equals(name)) {
+                return ext.substring(eq + 1).trim();
+            }
+        }
+        return null;
     }
 
     private void trailer(String l) {
         if (l.isEmpty()) {
+            if (signedTrailer && !trailers.isEmpty()) {
+                signatures.verifyTrailer(trailerSignature, canonicalTrailer());
+            }
             state = State.DONE;
             return;
         }
@@ -126,7 +201,21 @@ final class AwsChunkedDecoder {
         if (colon <= 0) {
             throw malformed("bad trailer line");
         }
-        trailers.put(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+        String name = l.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+        String value = l.substring(colon + 1).trim();
+        if (name.equals(TRAILER_SIGNATURE)) {
+            trailerSignature = value;
+        } else {
+            trailers.put(name, value);
+        }
+    }
+
+    /** {@code name:value\n} per trailer header, sorted by name: what the trailer signature covers. */
+    private String canonicalTrailer() {
+        StringBuilder canonical = new StringBuilder();
+        new TreeMap<>(trailers).forEach((name, value) -> canonical.append(name).append(':').append(value)
+                .append('\n'));
+        return canonical.toString();
     }
 
     /** Accumulates up to CRLF; returns the line without it, or null if more input is needed. */

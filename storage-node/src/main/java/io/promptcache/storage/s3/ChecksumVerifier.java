@@ -2,7 +2,6 @@ package io.promptcache.storage.s3;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.function.Function;
@@ -12,6 +11,7 @@ import java.util.zip.Checksum;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.Digests;
 
 /**
  * Verifies one {@code x-amz-checksum-*} value (from a header, or from the aws-chunked trailer) over the decoded
@@ -43,8 +43,8 @@ final class ChecksumVerifier {
         return switch (a) {
             case "crc32" -> new ChecksumVerifier(a, new CRC32(), null);
             case "crc32c" -> new ChecksumVerifier(a, new CRC32C(), null);
-            case "sha1" -> new ChecksumVerifier(a, null, digest("SHA-1"));
-            case "sha256" -> new ChecksumVerifier(a, null, digest("SHA-256"));
+            case "sha1" -> new ChecksumVerifier(a, null, Digests.of("SHA-1"));
+            case "sha256" -> new ChecksumVerifier(a, null, Digests.sha256());
             default -> throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Checksum algorithm '" + algorithm
                     + "' is not supported by this node: use CRC32, CRC32C, SHA1 or SHA256.");
         };
@@ -88,13 +88,5 @@ final class ChecksumVerifier {
         }
         long v = checksum.getValue();
         return new byte[]{(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
-    }
-
-    private static MessageDigest digest(String name) {
-        try {
-            return MessageDigest.getInstance(name);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK provides " + name, e);
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.promptcache.storage.s3;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,6 +8,7 @@ import org.w3c.dom.Element;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.Digests;
 import io.promptcache.storage.store.ObjectStore;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
@@ -78,12 +78,8 @@ final class DeleteObjectsHandler {
         if (expected == null) {
             return;
         }
-        try {
-            if (!MessageDigest.isEqual(expected, MessageDigest.getInstance("MD5").digest(body))) {
-                throw new S3Exception(S3ErrorCode.BAD_DIGEST);
-            }
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK provides MD5", e);
+        if (!MessageDigest.isEqual(expected, Digests.md5().digest(body))) {
+            throw new S3Exception(S3ErrorCode.BAD_DIGEST);
         }
     }
 }

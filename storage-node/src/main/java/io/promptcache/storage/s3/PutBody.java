@@ -2,10 +2,13 @@ package io.promptcache.storage.s3;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
 import java.util.Map;
 
+import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.Digests;
 import io.promptcache.storage.store.ObjectMeta;
 import io.promptcache.storage.store.ObjectUpload;
 
@@ -20,6 +23,9 @@ final class PutBody {
     private final ChecksumVerifier checksum;
     private final String headerChecksum;
     private final byte[] contentMd5;
+    /** SHA-256 of the body when the signed payload hash must be checked, else null. */
+    private final MessageDigest payloadSha256;
+    private final byte[] expectedSha256;
 
     /**
      * @param upload the upload to write into (owned: aborted on failure)
@@ -27,11 +33,14 @@ final class PutBody {
      * @param checksum verifier of the declared checksum algorithm, or null
      * @param headerChecksum the checksum value if sent as a header (else expected in the trailer)
      * @param contentMd5 decoded Content-MD5, or null
+     * @param signing the verified SigV4 context (payload hash, chunk signatures), or null when auth is off
      */
     PutBody(ObjectUpload upload, boolean awsChunked, ChecksumVerifier checksum, String headerChecksum,
-            byte[] contentMd5) {
+            byte[] contentMd5, SigningContext signing) {
         this.upload = upload;
-        this.chunked = awsChunked ? new AwsChunkedDecoder(this::write) : null;
+        this.chunked = awsChunked ? new AwsChunkedDecoder(this::write, signing) : null;
+        this.expectedSha256 = signing == null || awsChunked ? null : signing.bodySha256();
+        this.payloadSha256 = expectedSha256 == null ? null : Digests.sha256();
         this.checksum = checksum;
         this.headerChecksum = headerChecksum;
         this.contentMd5 = contentMd5;
@@ -49,6 +58,9 @@ final class PutBody {
         if (checksum != null) {
             checksum.update(data);
         }
+        if (payloadSha256 != null) {
+            payloadSha256.update(data.duplicate());
+        }
         upload.write(data);
     }
 
@@ -65,6 +77,9 @@ final class PutBody {
                     : trailers.get(ChecksumVerifier.HEADER_PREFIX + checksum.algorithm());
             checksum.verify(expected, name -> new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
                     "The request declared a " + name + " checksum but did not send its value."));
+        }
+        if (payloadSha256 != null && !MessageDigest.isEqual(expectedSha256, payloadSha256.digest())) {
+            throw new S3Exception(S3ErrorCode.CONTENT_SHA256_MISMATCH);
         }
         return upload.commit(contentMd5);
     }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.ObjectStore;
@@ -50,12 +51,13 @@ final class PutObjectHandler {
         PutState state = new PutState();
         req.exceptionHandler(e -> state.fail());
         String uploadId = req.getParam("uploadId");
+        SigningContext signing = Authenticator.signing(ctx);
         ctx.vertx().executeBlocking(
                 () -> new PutBody(uploadId == null
                         ? store.beginPut(path.bucket(), path.key(), declared, contentType, userMeta)
                         : store.multipart().beginPart(path.bucket(), path.key(), uploadId,
                                 MultipartHandlers.partNumber(req.getParam("partNumber")), declared),
-                        awsChunked, checksum, headerChecksum, md5),
+                        awsChunked, checksum, headerChecksum, md5, signing),
                 false)
                 .onComplete(opened -> {
                     if (opened.failed()) {

@@ -3,6 +3,7 @@ package io.promptcache.storage.s3;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.config.StorageConfig;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
@@ -29,9 +30,12 @@ public class S3Routes {
     private final MultipartHandlers multipart;
 
     private final S3Metrics metrics;
+    /** Null when auth is off. */
+    private final Authenticator authenticator;
 
     S3Routes(ObjectStore store, StorageConfig config, S3Metrics metrics) {
         this.metrics = metrics;
+        this.authenticator = Authenticator.of(config.auth());
         this.reads = new ReadHandlers(store);
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
         this.batchDeletes = new DeleteObjectsHandler(store);
@@ -39,11 +43,29 @@ public class S3Routes {
     }
 
     void register(@Observes Router router) {
+        if (authenticator != null) {
+            router.routeWithRegex(S3_PATHS).handler(this::authenticate);
+        }
         router.routeWithRegex(HttpMethod.PUT, S3_PATHS).handler(this::put);
         // POST bodies (DeleteObjects, CompleteMultipartUpload) are small XML documents: buffer them, bounded
         router.routeWithRegex(HttpMethod.POST, S3_PATHS).handler(BodyHandler.create(false)
                 .setBodyLimit(DeleteObjectsHandler.MAX_BODY_BYTES));
         router.routeWithRegex(S3_PATHS).blockingHandler(this::dispatch, false);
+    }
+
+    private void authenticate(RoutingContext ctx) {
+        S3Path path = begin(ctx);
+        if (path == null) {
+            return;
+        }
+        operation(ctx, path);
+        try {
+            authenticator.authenticate(ctx);
+        } catch (RuntimeException e) {
+            S3Errors.send(ctx, e, path.resource());
+            return;
+        }
+        ctx.next();
     }
 
     private void put(RoutingContext ctx) {
@@ -69,6 +91,10 @@ public class S3Routes {
             return;
         }
         try {
+            SigningContext signing = Authenticator.signing(ctx);
+            if (signing != null && ctx.body().available()) {
+                signing.verifyBody(ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes());
+            }
             switch (operation(ctx, path)) {
                 case LIST_BUCKETS -> reads.listBuckets(ctx);
                 case LIST_OBJECTS -> reads.listObjects(ctx, path);

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -207,7 +206,7 @@ public final class MultipartUploads {
     private ObjectMeta concatenate(String uploadId, List<ObjectMeta> parts, Path tmp, String fileId, long total,
             Upload upload) throws IOException {
         CRC32C crc = new CRC32C();
-        MessageDigest md5s = md5();
+        MessageDigest md5s = Digests.md5();
         ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             for (ObjectMeta part : parts) {
@@ -256,14 +255,6 @@ public final class MultipartUploads {
     private static String unquote(String etag) {
         String e = etag.trim();
         return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
-    }
-
-    private static MessageDigest md5() {
-        try {
-            return MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK provides MD5", e);
-        }
     }
 
     private static byte[] encode(Upload upload) {

@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.zip.CRC32C;
@@ -54,11 +53,7 @@ public final class ObjectUpload implements AutoCloseable {
             store.reserve(declaredLength);
             reserved = declaredLength;
         }
-        try {
-            this.md5 = MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK provides MD5", e);
-        }
+        this.md5 = Digests.md5();
         this.channel = FileChannel.open(store.directory().partFile(fileId), StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE);
     }

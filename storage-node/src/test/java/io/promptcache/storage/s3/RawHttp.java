@@ -44,7 +44,8 @@ final class RawHttp {
         Socket socket = new Socket("127.0.0.1", endpoint.getPort());
         socket.setSoTimeout(20_000);
         OutputStream out = socket.getOutputStream();
-        out.write((head + "Host: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        out.write((head + "Host: 127.0.0.1:" + endpoint.getPort() + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
         if (body != null) {
             out.write(body);
         }

@@ -1,0 +1,64 @@
+package io.promptcache.storage.s3;
+
+import java.time.Clock;
+import java.util.List;
+
+import io.promptcache.storage.auth.AuthMode;
+import io.promptcache.storage.auth.SigV4Verifier;
+import io.promptcache.storage.auth.SignedRequest;
+import io.promptcache.storage.auth.SigningContext;
+import io.promptcache.storage.config.StorageConfig;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Checks the signature of every S3 request when the node runs with {@code auth.mode=sigv4}; the verified
+ * {@link SigningContext} stays on the routing context for the body checks (payload hash, chunk signatures).
+ */
+final class Authenticator {
+
+    private static final String SIGNING = "promptcache.s3.signing";
+
+    private final SigV4Verifier verifier;
+
+    private Authenticator(SigV4Verifier verifier) {
+        this.verifier = verifier;
+    }
+
+    /** The authenticator the configuration asks for; null with {@code auth.mode=none}. */
+    static Authenticator of(StorageConfig.Auth config) {
+        if (config.mode() == AuthMode.NONE) {
+            return null;
+        }
+        if (config.credentials().isEmpty()) {
+            throw new IllegalStateException("promptcache.storage.auth.mode=sigv4 needs at least one key: set"
+                    + " promptcache.storage.auth.credentials.<access-key-id>=<secret-key>");
+        }
+        return new Authenticator(new SigV4Verifier(config.credentials(), config.region(), config.maxClockSkew(),
+                Clock.systemUTC()));
+    }
+
+    /** Verifies the request's signature (an S3Exception if it does not hold) and remembers the context. */
+    void authenticate(RoutingContext ctx) {
+        HttpServerRequest req = ctx.request();
+        SignedRequest signed = new SignedRequest(req.method().name(), req.path(), req.query(),
+                name -> {
+                    List<String> values = req.headers().getAll(name);
+                    if (values.isEmpty() && name.equalsIgnoreCase("host") && req.authority() != null) {
+                        // HTTP/2 (h2c) carries the host as the :authority pseudo-header
+                        HostAndPort authority = req.authority();
+                        return List.of(authority.port() < 0
+                                ? authority.host()
+                                : authority.host() + ":" + authority.port());
+                    }
+                    return values;
+                });
+        ctx.put(SIGNING, verifier.verify(signed));
+    }
+
+    /** The verified signing context of this request, or null when auth is off. */
+    static SigningContext signing(RoutingContext ctx) {
+        return ctx.get(SIGNING);
+    }
+}
