@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import io.promptcache.storage.auth.AuthMode;
 import io.promptcache.storage.store.Durability;
+import io.promptcache.storage.store.TierPolicy;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -43,6 +44,41 @@ public interface StorageConfig {
     /** How often the node publishes its NodeStatus heartbeat. */
     @WithDefault("5s")
     Duration heartbeatInterval();
+
+    /** Check a body's CRC32C before serving it from disk (reads the whole body once per GET). */
+    @WithDefault("false")
+    boolean verifyOnRead();
+
+    /** The RAM tier and the background writer. */
+    Tier tier();
+
+    /** {@code promptcache.storage.tier.*}. */
+    interface Tier {
+
+        /** {@code write_through}, {@code evict_only} or {@code ram_only}. */
+        @WithDefault("write_through")
+        TierPolicy policy();
+
+        /** Byte budget of the RAM tier (off-heap; must fit -XX:MaxDirectMemorySize). 0 turns it off. */
+        @WithDefault("536870912")
+        long ramCapacityBytes();
+
+        /** With write_through: acknowledge a PUT once its body is in RAM; the disk write is queued. */
+        @WithDefault("false")
+        boolean asyncWrites();
+
+        /** Bound of the background writer's queue. */
+        @WithDefault("512")
+        int writerQueueSize();
+
+        /** Attempts after a failed background write, with persistent durability. */
+        @WithDefault("3")
+        int writeRetries();
+
+        /** How long a graceful stop waits for the background writer to drain. */
+        @WithDefault("10s")
+        Duration drainTimeout();
+    }
 
     /** Authentication of the S3 API. */
     Auth auth();

@@ -6,18 +6,22 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import io.promptcache.storage.store.ObjectStore;
+import io.promptcache.storage.store.StoreOptions;
 
-/** Opens the object store (and validates it) at startup; closes it at shutdown. */
+/** Opens the object store (and validates it) at startup; stops it gracefully (writer drained) at shutdown. */
 @ApplicationScoped
 public class StoreProducer {
 
     @Produces
     @Singleton
     ObjectStore objectStore(StorageConfig config) {
-        return ObjectStore.open(config.dataDir(), config.durability(), config.capacityBytes());
+        StorageConfig.Tier tier = config.tier();
+        return ObjectStore.open(new StoreOptions(config.dataDir(), config.durability(), config.capacityBytes(),
+                tier.policy(), tier.ramCapacityBytes(), tier.asyncWrites(), tier.writerQueueSize(),
+                tier.writeRetries(), tier.drainTimeout(), config.verifyOnRead()));
     }
 
     void close(@Disposes ObjectStore store) {
-        store.close();
+        store.stop();
     }
 }

@@ -1,6 +1,7 @@
 package io.promptcache.storage.health;
 
 import java.nio.file.Files;
+import java.util.Locale;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -37,6 +38,14 @@ public class StoreReadinessCheck implements HealthCheck {
                 .withData("validationTempCleaned", store.validation().tempFilesCleaned())
                 .withData("validationOrphansCleaned", store.validation().orphanFilesCleaned())
                 .withData("validationMissingCleaned", store.validation().missingEntriesCleaned())
+                .withData("tierPolicy", store.options().policy().name().toLowerCase(Locale.ROOT)
+                        + (store.options().asyncWrites() ? " (async writes)" : ""))
+                .withData("ramUsedBytes", store.tierStats().ramUsedBytes())
+                .withData("ramCapacityBytes", store.tierStats().ramCapacityBytes())
+                .withData("writerQueueDepth", store.tierStats().writerQueueDepth())
+                .withData("previousShutdown", store.previousShutdownClean() == null
+                        ? "first start"
+                        : store.previousShutdownClean() ? "clean" : "unclean")
                 .build();
     }
 

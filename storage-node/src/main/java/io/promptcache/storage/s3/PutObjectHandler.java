@@ -1,6 +1,5 @@
 package io.promptcache.storage.s3;
 
-import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -98,7 +97,7 @@ final class PutObjectHandler {
                 return;
             }
             try {
-                body.feed(ByteBuffer.wrap(buffer.getBytes()));
+                body.feed(buffer.getByteBuf().nioBuffer());
             } catch (Exception e) {
                 state.fail();
                 S3Errors.send(ctx, e, path.resource());

@@ -3,16 +3,19 @@ package io.promptcache.storage.s3;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
+import io.netty.buffer.ByteBuf;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.ListPage;
+import io.promptcache.storage.store.ObjectBody;
 import io.promptcache.storage.store.ObjectMeta;
 import io.promptcache.storage.store.ObjectStore;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
-/** GET/HEAD of objects (one range, zero-copy from the body file), bucket listing, bucket and object deletes. */
+/** GET/HEAD of objects (one range, zero-copy from RAM or with sendfile from the body file), bucket listing, bucket and object deletes. */
 final class ReadHandlers {
 
     private static final int MAX_KEYS = 1000;
@@ -33,22 +36,28 @@ final class ReadHandlers {
             return;
         }
         ByteRange range = ByteRange.parse(ctx.request().getHeader("Range"), meta.size());
-        response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
-        meta.userMetadata().forEach((name, value) -> response.putHeader(S3Headers.USER_META_PREFIX + name, value));
         long offset = range == null ? 0 : range.first();
         long length = range == null ? meta.size() : range.length();
+        ObjectBody body = headOnly || length == 0 ? null : store.openBody(path.bucket(), path.key(), meta);
+        response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
+        meta.userMetadata().forEach((name, value) -> response.putHeader(S3Headers.USER_META_PREFIX + name, value));
         response.setStatusCode(range == null ? 200 : 206);
         if (range != null) {
             response.putHeader("Content-Range", range.contentRange(meta.size()));
         }
         response.putHeader("Content-Length", Long.toString(length));
-        if (headOnly || length == 0) {
+        if (body == null) {
             response.end();
-            return;
+        } else if (body.ram() != null) {
+            // off-heap bytes straight to the socket; our reference is released once they are written
+            ByteBuf ram = body.ram();
+            response.end(Buffer.buffer(ram.slice(ram.readerIndex() + (int) offset, (int) length)))
+                    .onComplete(done -> ram.release());
+        } else {
+            response.sendFile(body.file().toString(), offset, length)
+                    .onFailure(e -> S3Errors.send(ctx, new S3Exception(S3ErrorCode.NO_SUCH_KEY,
+                            "The object was removed while it was being read: " + path.key(), e), path.resource()));
         }
-        response.sendFile(store.bodyFile(meta).toString(), offset, length)
-                .onFailure(e -> S3Errors.send(ctx, new S3Exception(S3ErrorCode.NO_SUCH_KEY,
-                        "The object was removed while it was being read: " + path.key(), e), path.resource()));
     }
 
     void listObjects(RoutingContext ctx, S3Path path) {

@@ -91,8 +91,8 @@ public final class MultipartUploads {
                     "Part number must be an integer between 1 and " + MAX_PART_NUMBER + ", got " + partNumber);
         }
         try {
-            return new ObjectUpload(store, (meta, reserved) -> commitPart(uploadId, partNumber, meta, reserved),
-                    declaredLength, "", Map.of());
+            return new ObjectUpload(store, (meta, reserved, ram, onDisk) -> commitPart(uploadId, partNumber, meta,
+                    reserved), declaredLength, "", Map.of(), Tiers.Sink.FILE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start part " + partNumber, e);
         }
@@ -116,7 +116,7 @@ public final class MultipartUploads {
         ObjectMeta meta;
         try {
             meta = concatenate(uploadId, chosen, tmp, fileId, total, upload);
-            store.commit(bucket, key, meta, total);
+            store.commit(bucket, key, meta, total, null, true);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(tmp);
             store.release(total);

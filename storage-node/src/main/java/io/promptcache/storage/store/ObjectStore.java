@@ -13,24 +13,33 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.netty.buffer.ByteBuf;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 
 /**
- * Buckets and objects on disk: bodies in files under the data directory, metadata in RocksDB. A PUT is atomic
- * (temporary file, fsync per durability, rename, then the index entry): a crash at any point never makes a partial
- * object visible, and startup validation removes what a crash left behind. Capacity is reserved before bytes are
- * written, so an over-capacity PUT is refused without writing anything.
+ * Buckets and objects: bodies in files under the data directory and/or in the RAM tier (per {@link TierPolicy}),
+ * metadata in RocksDB. A PUT is atomic (temporary file or RAM buffer, fsync per durability, rename, then the index
+ * entry): a crash at any point never makes a partial object visible, and startup validation removes what a crash
+ * left behind. Capacity is reserved before bytes are written, so an over-capacity PUT is refused without writing
+ * anything.
  */
 public final class ObjectStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
     private static final int COMMIT_STRIPES = 64;
 
+    private static final String CLEAN_SHUTDOWN_MARKER = "clean-shutdown";
+
     private final DataDirectory directory;
     private final MetadataStore metadata;
+    private final StoreOptions options;
     private final Durability durability;
     private final long capacityBytes;
+    private final Tiers tiers;
+    private final TierStats stats;
+    /** Null on the first start of a data directory. */
+    private final Boolean previousShutdownClean;
     private final ValidationReport validation;
     private final MultipartUploads multipart;
     /** Committed bytes plus bytes reserved by uploads in progress. */
@@ -41,10 +50,12 @@ public final class ObjectStore implements AutoCloseable {
     private final ReentrantReadWriteLock bucketLifecycle = new ReentrantReadWriteLock();
     private boolean closed;
 
-    private ObjectStore(DataDirectory directory, Durability durability, long capacityBytes) {
+    private ObjectStore(DataDirectory directory, StoreOptions options, boolean firstStart) {
         this.directory = directory;
-        this.durability = durability;
-        this.capacityBytes = capacityBytes;
+        this.options = options;
+        this.durability = options.durability();
+        this.capacityBytes = options.effectiveCapacity();
+        this.previousShutdownClean = firstStart ? null : consumeCleanShutdownMarker(directory);
         this.metadata = new MetadataStore(directory.meta(), durability == Durability.PERSISTENT);
         for (int i = 0; i < COMMIT_STRIPES; i++) {
             commitLocks[i] = new Object();
@@ -58,6 +69,8 @@ public final class ObjectStore implements AutoCloseable {
         }
         allocatedBytes.set(validation.bytes());
         objectCount.set(validation.objects());
+        this.tiers = new Tiers(options, directory, this::dropIfCurrent);
+        this.stats = new TierStats(tiers);
     }
 
     /**
@@ -66,10 +79,27 @@ public final class ObjectStore implements AutoCloseable {
      * @param capacityBytes total bytes of object bodies this node accepts
      */
     public static ObjectStore open(Path dataDirectory, Durability durability, long capacityBytes) {
-        if (capacityBytes <= 0) {
-            throw new IllegalArgumentException("capacity must be positive, got " + capacityBytes);
-        }
-        return new ObjectStore(new DataDirectory(dataDirectory), durability, capacityBytes);
+        return open(StoreOptions.diskOnly(dataDirectory, durability, capacityBytes));
+    }
+
+    /** Opens the store with the given tiering and validates it. */
+    public static ObjectStore open(StoreOptions options) {
+        boolean firstStart = !Files.isDirectory(options.dataDir().resolve("meta"));
+        return new ObjectStore(new DataDirectory(options.dataDir()), options, firstStart);
+    }
+
+    /** RAM tier, writer and read-path counters. */
+    public TierStats tierStats() {
+        return stats;
+    }
+
+    public StoreOptions options() {
+        return options;
+    }
+
+    /** Whether the previous run stopped cleanly (writer drained); null on the first start of the data directory. */
+    public Boolean previousShutdownClean() {
+        return previousShutdownClean;
     }
 
     /** Multipart uploads into this store. */
@@ -142,8 +172,8 @@ public final class ObjectStore implements AutoCloseable {
         bucketCreated(bucket);
         Names.checkKey(key);
         try {
-            return new ObjectUpload(this, (meta, reserved) -> commit(bucket, key, meta, reserved), declaredLength,
-                    contentType, userMetadata);
+            return new ObjectUpload(this, (meta, reserved, ram, onDisk) -> commit(bucket, key, meta, reserved, ram,
+                    onDisk), declaredLength, contentType, userMetadata, tiers.sinkFor(declaredLength));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start writing " + bucket + "/" + key, e);
         }
@@ -159,9 +189,25 @@ public final class ObjectStore implements AutoCloseable {
         });
     }
 
-    /** The file holding an object's body, for reads (range GETs use it with sendfile). */
-    public Path bodyFile(ObjectMeta meta) {
-        return directory.objectFile(meta.fileId());
+    /**
+     * Where to read an object's body: RAM (a retained view the caller releases) or its file (range GETs use it with
+     * sendfile). A body found nowhere is a stale entry: it is dropped and the GET is {@code NoSuchKey}. With
+     * verify-on-read, a file whose CRC32C differs from the metadata is dropped too (500, the object is gone).
+     */
+    public ObjectBody openBody(String bucket, String key, ObjectMeta meta) {
+        ObjectBody body = tiers.open(meta.fileId());
+        if (body == null) {
+            dropIfCurrent(bucket, key, meta.fileId());
+            throw new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
+                    + " (its body was lost; the entry has been removed)");
+        }
+        if (body.file() != null && options.verifyOnRead() && !StartupValidator.hasChecksum(body.file(), meta)) {
+            stats.corruptOnRead.increment();
+            dropIfCurrent(bucket, key, meta.fileId());
+            throw new S3Exception(S3ErrorCode.INTERNAL_ERROR, "The stored body of " + key
+                    + " failed its CRC32C check and was removed. Store the object again.");
+        }
+        return body;
     }
 
     /** Deletes an object; idempotent (no error if absent). {@code NoSuchBucket} if the bucket is missing. */
@@ -189,6 +235,10 @@ public final class ObjectStore implements AutoCloseable {
         return directory;
     }
 
+    Tiers tiers() {
+        return tiers;
+    }
+
     /** Reserves capacity or refuses with {@code InsufficientStorage}. */
     void reserve(long bytes) {
         long current;
@@ -206,15 +256,37 @@ public final class ObjectStore implements AutoCloseable {
         allocatedBytes.addAndGet(-bytes);
     }
 
-    /** Renames the body into place and writes the index entry; the replaced object's body is removed after. */
-    void commit(String bucket, String key, ObjectMeta meta, long reservedBytes) throws IOException {
+    /**
+     * Puts the body in place (the file renamed into {@code objects/} when {@code onDisk}, the RAM copy into the RAM
+     * tier) and writes the index entry; the replaced object's body is removed after. Takes over {@code ram}.
+     */
+    void commit(String bucket, String key, ObjectMeta meta, long reservedBytes, ByteBuf ram, boolean onDisk)
+            throws IOException {
         Path part = directory.partFile(meta.fileId());
         Path target = directory.objectFile(meta.fileId());
-        Files.createDirectories(target.getParent());
-        Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
-        if (durability == Durability.PERSISTENT) {
-            DataDirectory.syncDirectory(target.getParent());
-            DataDirectory.syncDirectory(directory.tmp());
+        try {
+            if (onDisk && options.policy() == TierPolicy.RAM_ONLY) {
+                // a completed multipart object on a RAM-only node
+                ram = tiers.load(part, meta.size());
+                Files.delete(part);
+                onDisk = false;
+            } else if (onDisk) {
+                Files.createDirectories(target.getParent());
+                Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
+                if (durability == Durability.PERSISTENT) {
+                    DataDirectory.syncDirectory(target.getParent());
+                    DataDirectory.syncDirectory(directory.tmp());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            if (ram != null) {
+                ram.release();
+            }
+            throw e;
+        }
+        if (ram != null) {
+            // before the entry: a body only in RAM must be readable as soon as the entry is visible
+            tiers.admit(bucket, key, meta.fileId(), ram, onDisk);
         }
         bucketLifecycle.readLock().lock();
         try {
@@ -236,6 +308,7 @@ public final class ObjectStore implements AutoCloseable {
                 metadata.putObject(bucket, key, meta);
             } catch (RuntimeException e) {
                 // the upload's abort releases the reservation
+                tiers.forget(meta.fileId());
                 Files.deleteIfExists(target);
                 throw e;
             }
@@ -245,7 +318,22 @@ public final class ObjectStore implements AutoCloseable {
         }
     }
 
+    /** Drops the entry of {@code bucket/key} if it still names {@code fileId} (its body is lost or corrupt). */
+    private void dropIfCurrent(String bucket, String key, String fileId) {
+        synchronized (commitLock(bucket, key)) {
+            Optional<ObjectMeta> current = metadata.getObject(bucket, key);
+            if (current.isPresent() && current.get().fileId().equals(fileId)) {
+                metadata.deleteObject(bucket, key);
+                removeBody(current.get());
+                stats.staleCleaned.increment();
+                LOG.warn("Stale entry cleaned: {}/{} (body {} is neither in RAM nor on disk, or is corrupt)", bucket,
+                        key, fileId);
+            }
+        }
+    }
+
     private void removeBody(ObjectMeta meta) {
+        tiers.forget(meta.fileId());
         try {
             Files.deleteIfExists(directory.objectFile(meta.fileId()));
         } catch (IOException e) {
@@ -264,13 +352,43 @@ public final class ObjectStore implements AutoCloseable {
         return new S3Exception(S3ErrorCode.NO_SUCH_BUCKET, "The specified bucket does not exist: " + bucket);
     }
 
-    /** Closes the metadata store. Uploads in progress must be finished first. Idempotent. */
-    @Override
-    public synchronized void close() {
+    /**
+     * Graceful stop: bodies only in RAM are written to disk (except on a RAM-only node), the writer drains, then the
+     * metadata store closes. A clean stop leaves a marker that the next start reports. Uploads in progress must be
+     * finished first. Idempotent.
+     *
+     * @return whether the stop was clean (every body that should reach disk did)
+     */
+    public synchronized boolean stop() {
         if (closed) {
-            return;
+            return true;
         }
         closed = true;
+        boolean clean = tiers.stop(options.drainTimeout());
         metadata.close();
+        if (clean) {
+            try {
+                Files.writeString(directory.root().resolve(CLEAN_SHUTDOWN_MARKER), "clean\n");
+            } catch (IOException e) {
+                LOG.warn("Could not write the clean-shutdown marker: {}", e.toString());
+            }
+        }
+        LOG.info("Object store stopped {}: writer saves={} failures={} dedup_skips={} queue_full_fallbacks={}",
+                clean ? "cleanly" : "UNCLEANLY (bodies not yet on disk are lost)", stats.writerSaves(),
+                stats.writerFailures(), stats.writerDedupSkips(), stats.writerQueueFullFallbacks());
+        return clean;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static Boolean consumeCleanShutdownMarker(DataDirectory directory) {
+        try {
+            return Files.deleteIfExists(directory.root().resolve(CLEAN_SHUTDOWN_MARKER));
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

@@ -10,13 +10,15 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.zip.CRC32C;
 
+import io.netty.buffer.ByteBuf;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 
 /**
- * One PUT in progress: the body streams into a temporary file while MD5 and CRC32C are computed; nothing is
- * visible until {@link #commit} renames the file into place and writes the index entry. {@link #close()} aborts an
- * uncommitted upload and removes its temporary file. Not thread-safe: one writer.
+ * One PUT in progress: the body streams into a temporary file, an off-heap RAM buffer, or both (per the tier
+ * policy) while MD5 and CRC32C are computed; nothing is visible until {@link #commit} puts the body in place and
+ * writes the index entry. {@link #close()} aborts an uncommitted upload and removes what it wrote. Not thread-safe:
+ * one writer.
  */
 public final class ObjectUpload implements AutoCloseable {
 
@@ -24,8 +26,11 @@ public final class ObjectUpload implements AutoCloseable {
     @FunctionalInterface
     interface Target {
 
-        /** Makes the body in {@code tmp/<fileId>.part} visible; on failure the caller aborts the upload. */
-        void commit(ObjectMeta meta, long reservedBytes) throws IOException;
+        /**
+         * Makes the body visible: the file {@code tmp/<fileId>.part} when {@code onDisk}, and/or the RAM copy (whose
+         * reference the target takes over, also on failure). On failure the caller aborts the upload.
+         */
+        void commit(ObjectMeta meta, long reservedBytes, ByteBuf ram, boolean onDisk) throws IOException;
     }
 
     private final ObjectStore store;
@@ -34,7 +39,10 @@ public final class ObjectUpload implements AutoCloseable {
     private final String contentType;
     private final Map<String, String> userMetadata;
     private final String fileId;
+    /** Null when the body goes to RAM only. */
     private final FileChannel channel;
+    /** The RAM copy, or null; owned until handed to the target. */
+    private ByteBuf ram;
     private final MessageDigest md5;
     private final CRC32C crc = new CRC32C();
     private long written;
@@ -42,7 +50,7 @@ public final class ObjectUpload implements AutoCloseable {
     private boolean finished;
 
     ObjectUpload(ObjectStore store, Target target, long declaredLength, String contentType,
-            Map<String, String> userMetadata) throws IOException {
+            Map<String, String> userMetadata, Tiers.Sink sink) throws IOException {
         this.store = store;
         this.target = target;
         this.declaredLength = declaredLength;
@@ -54,8 +62,19 @@ public final class ObjectUpload implements AutoCloseable {
             reserved = declaredLength;
         }
         this.md5 = Digests.md5();
-        this.channel = FileChannel.open(store.directory().partFile(fileId), StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE);
+        try {
+            this.ram = sink == Tiers.Sink.FILE ? null : store.tiers().allocate(declaredLength);
+            this.channel = sink == Tiers.Sink.RAM
+                    ? null
+                    : FileChannel.open(store.directory().partFile(fileId),
+                            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (IOException | RuntimeException e) {
+            if (ram != null) {
+                ram.release();
+            }
+            store.release(reserved);
+            throw e;
+        }
     }
 
     /** Appends body bytes (consumes the buffer). */
@@ -69,11 +88,19 @@ public final class ObjectUpload implements AutoCloseable {
             store.reserve(n);
             reserved += n;
         }
-        ByteBuffer view = bytes.duplicate();
-        md5.update(view);
+        md5.update(bytes.duplicate());
         crc.update(bytes.duplicate());
-        while (bytes.hasRemaining()) {
-            channel.write(bytes);
+        if (ram != null) {
+            if (ram.maxWritableBytes() < n) {
+                throw new S3Exception(S3ErrorCode.ENTITY_TOO_LARGE, "The body is larger than this node's RAM tier"
+                        + " can hold (" + ram.maxCapacity() + " bytes).");
+            }
+            ram.writeBytes(bytes.duplicate());
+        }
+        if (channel != null) {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
         }
         written += n;
     }
@@ -105,14 +132,17 @@ public final class ObjectUpload implements AutoCloseable {
         if (expectedMd5 != null && !MessageDigest.isEqual(digest, expectedMd5)) {
             throw new S3Exception(S3ErrorCode.BAD_DIGEST);
         }
-        boolean persistent = store.durability() == Durability.PERSISTENT;
-        if (persistent) {
-            channel.force(true);
+        if (channel != null) {
+            if (store.durability() == Durability.PERSISTENT) {
+                channel.force(true);
+            }
+            channel.close();
         }
-        channel.close();
         ObjectMeta meta = new ObjectMeta(fileId, written, HexFormat.of().formatHex(digest),
                 (int) crc.getValue(), System.currentTimeMillis(), contentType, userMetadata);
-        target.commit(meta, reserved);
+        ByteBuf handedOver = ram;
+        ram = null;
+        target.commit(meta, reserved, handedOver, channel != null);
         finished = true;
         return meta;
     }
@@ -124,8 +154,14 @@ public final class ObjectUpload implements AutoCloseable {
             return;
         }
         finished = true;
-        channel.close();
-        Files.deleteIfExists(store.directory().partFile(fileId));
+        if (ram != null) {
+            ram.release();
+            ram = null;
+        }
+        if (channel != null) {
+            channel.close();
+            Files.deleteIfExists(store.directory().partFile(fileId));
+        }
         store.release(reserved);
     }
 }

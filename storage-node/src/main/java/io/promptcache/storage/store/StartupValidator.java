@@ -2,11 +2,15 @@ package io.promptcache.storage.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,6 +80,23 @@ final class StartupValidator {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** Whether the file holds the body's bytes: its size and CRC32C match the metadata. */
+    static boolean hasChecksum(Path body, ObjectMeta meta) {
+        CRC32C crc = new CRC32C();
+        ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+        long size = 0;
+        try (FileChannel channel = FileChannel.open(body, StandardOpenOption.READ)) {
+            int n;
+            while ((n = channel.read(buffer.clear())) >= 0) {
+                crc.update(buffer.flip());
+                size += n;
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return size == meta.size() && (int) crc.getValue() == meta.crc32c();
     }
 
     private long deleteOrphans(Set<String> referenced) {

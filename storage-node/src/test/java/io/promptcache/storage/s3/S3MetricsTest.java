@@ -39,6 +39,28 @@ class S3MetricsTest {
                 .doesNotContain("secret-key-name").doesNotContain(bucket);
     }
 
+    @Test
+    void shouldExposeTheRamTierAndWriterCounters() throws Exception {
+        // Given
+        double hits = value("promptcache_ram_hits_total");
+        String bucket = "metrics-" + UUID.randomUUID();
+        TestRequests.put(endpoint, bucket, "hot", new byte[4096]);
+        // When: the body was mirrored in RAM (write_through), so the GET is a RAM hit
+        TestRequests.get(endpoint, bucket, "hot");
+        // Then
+        assertThat(value("promptcache_ram_hits_total")).isEqualTo(hits + 1);
+        assertThat(value("promptcache_ram_used_bytes")).isGreaterThanOrEqualTo(4096);
+        assertThat(scrape()).contains("promptcache_ram_hit_ratio", "promptcache_ram_capacity_bytes",
+                "promptcache_ram_evictions_total", "promptcache_writer_queue_depth", "promptcache_writer_saves_total",
+                "promptcache_writer_failures_total", "promptcache_writer_dedup_skips_total",
+                "promptcache_writer_queue_full_fallbacks_total", "promptcache_storage_stale_entries_cleaned_total");
+    }
+
+    private static double value(String meter) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(meter) + "(?:\\{[^}]*})? ([0-9.E+-]+)$").matcher(scrape());
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
+    }
+
     private static double count(String operation, String outcome) {
         Matcher m = Pattern.compile("promptcache_s3_requests_seconds_count\\{operation=\"" + operation
                 + "\",outcome=\"" + outcome + "\"} ([0-9.E]+)").matcher(scrape());

@@ -53,6 +53,20 @@ class S3SdkTest {
         s3.close();
     }
 
+    /** The tier policy the node under test runs (readiness data). */
+    protected String expectedTierPolicy() {
+        return "write_through";
+    }
+
+    protected long expectedRamCapacityBytes() {
+        return 512L << 20;
+    }
+
+    @Test
+    void shouldRunOnItsTierConfiguration() {
+        TierProfiles.assertRunningTier(expectedTierPolicy(), expectedRamCapacityBytes());
+    }
+
     private S3Client client(RequestChecksumCalculation checksums) {
         return SdkClients.sync(endpoint, checksums);
     }

@@ -66,7 +66,7 @@ class ObjectStoreTest {
         crc.update(body);
         assertThat(head.crc32c()).isEqualTo((int) crc.getValue());
         assertThat(head.userMetadata()).containsEntry("blocks", "3");
-        assertThat(Files.readAllBytes(store.bodyFile(head))).isEqualTo(body);
+        assertThat(Files.readAllBytes(store.directory().objectFile(head.fileId()))).isEqualTo(body);
         assertThat(store.usedBytes()).isEqualTo(body.length);
         assertThat(store.objectCount()).isEqualTo(1);
         assertThat(tempFiles()).isEmpty();
@@ -187,7 +187,8 @@ class ObjectStoreTest {
         }
         // Then: each round-trips, and every body file sits under objects/ with a random name
         for (String key : keys) {
-            assertThat(Files.readString(store.bodyFile(store.head("kv-cache", key)))).isEqualTo(key);
+            assertThat(Files.readString(store.directory().objectFile(store.head("kv-cache", key).fileId())))
+                    .isEqualTo(key);
         }
         assertThat(objectFiles()).hasSize(keys.size()).allSatisfy(p -> {
             assertThat(p.startsWith(data.resolve("objects"))).isTrue();

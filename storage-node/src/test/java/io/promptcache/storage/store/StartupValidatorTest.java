@@ -25,8 +25,8 @@ class StartupValidatorTest {
                 put(store, key, ObjectStoreTest.randomBytes(4096, key.hashCode()));
             }
             // ... then the damage of crashes at different points
-            Files.delete(store.bodyFile(store.head("kv-cache", "lose-body")));
-            Files.write(store.bodyFile(store.head("kv-cache", "truncate-body")), new byte[100]);
+            Files.delete(store.directory().objectFile(store.head("kv-cache", "lose-body").fileId()));
+            Files.write(store.directory().objectFile(store.head("kv-cache", "truncate-body").fileId()), new byte[100]);
         }
         Files.write(data.resolve("tmp").resolve("0123456789abcdef0123456789abcdef.part"), new byte[10]);
         Path orphan = data.resolve("objects").resolve("ff").resolve("ff23456789abcdef0123456789abcdef");
@@ -43,7 +43,7 @@ class StartupValidatorTest {
             assertThat(report.objects()).isEqualTo(1);
             assertThat(report.bytes()).isEqualTo(4096);
             assertThat(store.usedBytes()).isEqualTo(4096);
-            assertThat(Files.readAllBytes(store.bodyFile(store.head("kv-cache", "keep"))))
+            assertThat(Files.readAllBytes(store.directory().objectFile(store.head("kv-cache", "keep").fileId())))
                     .isEqualTo(ObjectStoreTest.randomBytes(4096, "keep".hashCode()));
             assertThat(store.list("kv-cache", null, null, null, 100).objects()).extracting(ListPage.Entry::key)
                     .containsExactly("keep");

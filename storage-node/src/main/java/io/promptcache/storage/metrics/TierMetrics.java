@@ -1,0 +1,52 @@
+package io.promptcache.storage.metrics;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.promptcache.storage.store.ObjectStore;
+import io.promptcache.storage.store.TierStats;
+import io.quarkus.runtime.Startup;
+
+/** RAM tier, background writer and read-path counters (seed 004) as Micrometer meters. */
+@Startup
+@ApplicationScoped
+public class TierMetrics {
+
+    TierMetrics(MeterRegistry registry, ObjectStore store) {
+        TierStats s = store.tierStats();
+        Gauge.builder("promptcache.ram.capacity.bytes", s, TierStats::ramCapacityBytes).baseUnit("bytes")
+                .register(registry);
+        Gauge.builder("promptcache.ram.used.bytes", s, TierStats::ramUsedBytes).baseUnit("bytes").register(registry);
+        Gauge.builder("promptcache.ram.objects", s, TierStats::ramObjects).register(registry);
+        Gauge.builder("promptcache.ram.hit.ratio", s, TierStats::ramHitRatio)
+                .description("RAM tier hits over lookups since start").register(registry);
+        counter(registry, "promptcache.ram.hits", s, TierStats::ramHits, "GETs served from the RAM tier");
+        counter(registry, "promptcache.ram.misses", s, TierStats::ramMisses, "GETs the RAM tier could not serve");
+        counter(registry, "promptcache.ram.evictions", s, TierStats::ramEvictions, "Bodies evicted from RAM (LRU)");
+        Gauge.builder("promptcache.writer.queue.depth", s, TierStats::writerQueueDepth)
+                .description("Bodies queued for the background disk writer").register(registry);
+        Gauge.builder("promptcache.writer.pending", s, TierStats::writerPending)
+                .description("Bodies registered for a disk write and not yet written").register(registry);
+        counter(registry, "promptcache.writer.saves", s, TierStats::writerSaves, "Bodies written to disk");
+        counter(registry, "promptcache.writer.failures", s, TierStats::writerFailures,
+                "Bodies that could not be written after every attempt");
+        counter(registry, "promptcache.writer.dedup.skips", s, TierStats::writerDedupSkips,
+                "Writes not queued because the same body was already pending");
+        counter(registry, "promptcache.writer.queue.full.fallbacks", s, TierStats::writerQueueFullFallbacks,
+                "Writes done synchronously by the caller because the queue stayed full");
+        counter(registry, "promptcache.writer.obsolete.skips", s, TierStats::writerObsoleteSkips,
+                "Writes skipped or undone because the object was deleted or replaced meanwhile");
+        counter(registry, "promptcache.writer.retries", s, TierStats::writerRetries, "Write attempts retried");
+        counter(registry, "promptcache.storage.stale.entries.cleaned", s, TierStats::staleEntriesCleaned,
+                "Index entries dropped because their body was found nowhere or failed verify-on-read");
+        counter(registry, "promptcache.storage.corrupt.reads", s, TierStats::corruptBodiesOnRead,
+                "Bodies that failed their CRC32C check on read");
+    }
+
+    private static void counter(MeterRegistry registry, String name, TierStats stats,
+            java.util.function.ToDoubleFunction<TierStats> f, String description) {
+        FunctionCounter.builder(name, stats, f).description(description).register(registry);
+    }
+}

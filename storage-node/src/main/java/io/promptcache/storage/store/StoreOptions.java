@@ -1,0 +1,69 @@
+package io.promptcache.storage.store;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How an {@link ObjectStore} is laid out and tiered.
+ *
+ * @param dataDir metadata and body files
+ * @param durability fsync or not before acknowledging (and, for async writes, retries)
+ * @param capacityBytes bytes of bodies accepted (for {@code RAM_ONLY}, at most the RAM budget is used)
+ * @param policy where new bodies go
+ * @param ramCapacityBytes byte budget of the RAM tier; 0 turns it off ({@code WRITE_THROUGH} only)
+ * @param asyncWrites with {@code WRITE_THROUGH}: acknowledge once in RAM, write to disk in the background
+ * @param writerQueueSize bound of the background writer's queue
+ * @param writeRetries attempts after a failed background write with {@code PERSISTENT} durability
+ * @param drainTimeout how long a graceful stop waits for the background writer to drain
+ * @param verifyOnRead check a body's CRC32C against its metadata before serving it from disk
+ */
+public record StoreOptions(Path dataDir, Durability durability, long capacityBytes, TierPolicy policy,
+        long ramCapacityBytes, boolean asyncWrites, int writerQueueSize, int writeRetries, Duration drainTimeout,
+        boolean verifyOnRead) {
+
+    public StoreOptions {
+        if (capacityBytes <= 0) {
+            throw new IllegalArgumentException("capacity must be positive, got " + capacityBytes);
+        }
+        if (ramCapacityBytes < 0) {
+            throw new IllegalArgumentException("the RAM budget cannot be negative, got " + ramCapacityBytes);
+        }
+        if (policy != TierPolicy.WRITE_THROUGH && ramCapacityBytes == 0) {
+            throw new IllegalArgumentException("policy " + policy.name().toLowerCase(java.util.Locale.ROOT)
+                    + " keeps bodies in RAM: set a RAM budget (promptcache.storage.ram.capacity-bytes > 0)");
+        }
+        if (asyncWrites && (policy != TierPolicy.WRITE_THROUGH || ramCapacityBytes == 0)) {
+            throw new IllegalArgumentException(
+                    "async writes apply to write_through with a RAM tier (the body is acknowledged from RAM)");
+        }
+        if (writerQueueSize < 1) {
+            throw new IllegalArgumentException("the writer queue needs room for at least one write");
+        }
+    }
+
+    /** Disk only: no RAM tier, synchronous writes. */
+    public static StoreOptions diskOnly(Path dataDir, Durability durability, long capacityBytes) {
+        return new StoreOptions(dataDir, durability, capacityBytes, TierPolicy.WRITE_THROUGH, 0, false, 512, 3,
+                Duration.ofSeconds(5), false);
+    }
+
+    public StoreOptions withTiers(TierPolicy newPolicy, long newRamCapacity, boolean newAsyncWrites) {
+        return new StoreOptions(dataDir, durability, capacityBytes, newPolicy, newRamCapacity, newAsyncWrites,
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead);
+    }
+
+    public StoreOptions withWriterQueueSize(int size) {
+        return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites, size,
+                writeRetries, drainTimeout, verifyOnRead);
+    }
+
+    public StoreOptions withVerifyOnRead(boolean verify) {
+        return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
+                writerQueueSize, writeRetries, drainTimeout, verify);
+    }
+
+    /** The capacity actually enforced: a RAM-only node cannot hold more than its RAM budget. */
+    long effectiveCapacity() {
+        return policy == TierPolicy.RAM_ONLY ? Math.min(capacityBytes, ramCapacityBytes) : capacityBytes;
+    }
+}

@@ -1,0 +1,90 @@
+package io.promptcache.storage.store;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Live counters of the RAM tier, the background writer and the read path (seed 004's counters), for metrics and
+ * readiness. Zero for a tier that is off.
+ */
+public final class TierStats {
+
+    private final Tiers tiers;
+    final LongAdder staleCleaned = new LongAdder();
+    final LongAdder corruptOnRead = new LongAdder();
+
+    TierStats(Tiers tiers) {
+        this.tiers = tiers;
+    }
+
+    public long ramCapacityBytes() {
+        return tiers.ram() == null ? 0 : tiers.ram().capacityBytes();
+    }
+
+    public long ramUsedBytes() {
+        return tiers.ram() == null ? 0 : tiers.ram().usedBytes();
+    }
+
+    public long ramObjects() {
+        return tiers.ram() == null ? 0 : tiers.ram().objects();
+    }
+
+    public long ramHits() {
+        return tiers.ram() == null ? 0 : tiers.ram().hits();
+    }
+
+    public long ramMisses() {
+        return tiers.ram() == null ? 0 : tiers.ram().misses();
+    }
+
+    /** Hits over lookups of the RAM tier since start; 0 before the first lookup. */
+    public double ramHitRatio() {
+        long hits = ramHits();
+        long total = hits + ramMisses();
+        return total == 0 ? 0 : (double) hits / total;
+    }
+
+    public long ramEvictions() {
+        return tiers.ram() == null ? 0 : tiers.ram().evictions();
+    }
+
+    public long writerQueueDepth() {
+        return tiers.writer() == null ? 0 : tiers.writer().queueDepth();
+    }
+
+    public long writerPending() {
+        return tiers.writer() == null ? 0 : tiers.writer().pendingWrites();
+    }
+
+    public long writerSaves() {
+        return tiers.writer() == null ? 0 : tiers.writer().saves();
+    }
+
+    public long writerFailures() {
+        return tiers.writer() == null ? 0 : tiers.writer().failures();
+    }
+
+    public long writerDedupSkips() {
+        return tiers.writer() == null ? 0 : tiers.writer().dedupSkips();
+    }
+
+    public long writerQueueFullFallbacks() {
+        return tiers.writer() == null ? 0 : tiers.writer().queueFullFallbacks();
+    }
+
+    public long writerObsoleteSkips() {
+        return tiers.writer() == null ? 0 : tiers.writer().obsoleteSkips();
+    }
+
+    public long writerRetries() {
+        return tiers.writer() == null ? 0 : tiers.writer().retries();
+    }
+
+    /** Entries dropped because their body was nowhere (lost before reaching disk) or failed verify-on-read. */
+    public long staleEntriesCleaned() {
+        return staleCleaned.sum();
+    }
+
+    public long corruptBodiesOnRead() {
+        return corruptOnRead.sum();
+    }
+}
