@@ -3,16 +3,18 @@
 # practical limit of the machine) and S3Proxy (filesystem backend), all in the same run, all on 127.0.0.1.
 #
 #   storage-node/bench/run.sh            # needs: a JDK, nginx and wrk (apt-get install nginx-light wrk)
-#   DURATION=20 storage-node/bench/run.sh
+#   DURATION=20 REPEAT=5 storage-node/bench/run.sh   # each cell REPEAT times, medians reported (default 3)
+#   PROFILE=1 storage-node/bench/run.sh   # JFR recording of the default node: $WORK/node.jfr
 #
 # Prints a Markdown table (docs/benchmarks.md explains it) and leaves raw wrk output in $WORK.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION=${DURATION:-10}
+REPEAT=${REPEAT:-3}
 S3PROXY_VERSION=${S3PROXY_VERSION:-3.3.0}
 WORK=$(mktemp -d /tmp/promptcache-bench.XXXXXX)
 chmod 755 "$WORK"  # nginx workers run unprivileged
-NGINX_PORT=19081 NODE_PORT=19082 PROXY_PORT=19083
+NGINX_PORT=19081 NODE_PORT=19082 PROXY_PORT=19083 DISK_NODE_PORT=19084
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -54,11 +56,22 @@ CONF
 mkdir -p "$WORK/nginx/tmp"
 nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx"
 
-# promptcache storage-node (packaged), Kafka deliberately unreachable: the S3 path does not need it
-java -Xmx1g -Dquarkus.http.port=$NODE_PORT -Dquarkus.http.host=127.0.0.1 \
-    -Dpromptcache.storage.data-dir="$WORK/node" -Dkafka.bootstrap.servers=127.0.0.1:1 \
-    -Dquarkus.log.level=WARN -jar storage-node/target/quarkus-app/quarkus-run.jar > "$WORK/node.log" 2>&1 &
-pids+=($!)
+# promptcache storage-node (packaged), Kafka deliberately unreachable: the S3 path does not need it. "node" runs
+# the default tiering (write_through, 512 MiB RAM tier: the objects are served from RAM), "node-disk" has no RAM
+# tier (sendfile from the body files, like nginx).
+start_node() { # name port extra-args...
+    local name=$1 port=$2; shift 2
+    java -Xmx1g -Dquarkus.http.port="$port" -Dquarkus.http.host=127.0.0.1 \
+        -Dpromptcache.storage.data-dir="$WORK/$name" -Dkafka.bootstrap.servers=127.0.0.1:1 \
+        -Dquarkus.log.level=WARN "$@" -jar storage-node/target/quarkus-app/quarkus-run.jar > "$WORK/$name.log" 2>&1 &
+    pids+=($!)
+}
+if [ "${PROFILE:-0}" = 1 ]; then
+    start_node node $NODE_PORT "-XX:StartFlightRecording=filename=$WORK/node.jfr,settings=profile,dumponexit=true"
+else
+    start_node node $NODE_PORT
+fi
+start_node node-disk $DISK_NODE_PORT -Dpromptcache.storage.tier.ram-capacity-bytes=0
 
 # S3Proxy, filesystem backend, no auth
 mkdir -p "$WORK/s3proxy"
@@ -74,16 +87,28 @@ pids+=($!)
 wait_up() { for _ in $(seq 1 120); do curl -s -o /dev/null "$1" && return 0; sleep 0.5; done; echo "not up: $1" >&2; exit 1; }
 wait_up "http://127.0.0.1:$NGINX_PORT/bench/obj-1m"
 wait_up "http://127.0.0.1:$NODE_PORT/q/health/ready"
+wait_up "http://127.0.0.1:$DISK_NODE_PORT/q/health/ready"
 wait_up "http://127.0.0.1:$PROXY_PORT/"
-for port in $NODE_PORT $PROXY_PORT; do
+for port in $NODE_PORT $DISK_NODE_PORT $PROXY_PORT; do
     curl -sf -X PUT "http://127.0.0.1:$port/bench" -o /dev/null
     curl -sf -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-1m" "http://127.0.0.1:$port/bench/obj-1m" -o /dev/null
     curl -sf -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-16m" "http://127.0.0.1:$port/bench/obj-16m" -o /dev/null
 done
 
-# one wrk run -> "req/s|GB/s|p50 ms|p99 ms"
+# one cell, REPEAT wrk runs -> medians "req/s|GB/s|p50 ms|p99 ms"
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'; }
-measure() { # name url range concurrency [lua]
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+measure() { # name url range concurrency lua size
+    local rows=() i
+    for i in $(seq 1 "$REPEAT"); do rows+=("$(measure_once "$1-$i" "$2" "$3" "$4" "$5" "$6")"); done
+    local col out=""
+    for col in 1 2 3 4; do
+        out+="$(printf '%s\n' "${rows[@]}" | cut -d'|' -f"$col" | median)"
+        [ "$col" -lt 4 ] && out+="|"
+    done
+    echo "$out"
+}
+measure_once() { # name url range concurrency lua size
     local out="$WORK/wrk-$1.txt" threads=$(( $4 < 2 ? 1 : 2 ))
     local args=(-t "$threads" -c "$4" -d "${DURATION}s" --latency)
     [ -n "$3" ] && args+=(-H "Range: $3")
@@ -97,10 +122,11 @@ measure() { # name url range concurrency [lua]
     grep -q 'Non-2xx' "$out" && { echo "non-2xx responses in $out" >&2; cat "$out" >&2; exit 1; }
     echo "$rps|$bytes|$p50|$p99"
 }
-declare -A url=([nginx]="http://127.0.0.1:$NGINX_PORT/bench" [node]="http://127.0.0.1:$NODE_PORT/bench" [s3proxy]="http://127.0.0.1:$PROXY_PORT/bench")
+declare -A url=([nginx]="http://127.0.0.1:$NGINX_PORT/bench" [node]="http://127.0.0.1:$NODE_PORT/bench"
+    [node-disk]="http://127.0.0.1:$DISK_NODE_PORT/bench" [s3proxy]="http://127.0.0.1:$PROXY_PORT/bench")
 MIB=1048576
 # warm-up (not reported): JIT for the JVM servers, page cache for everyone
-for target in nginx node s3proxy; do
+for target in nginx node node-disk s3proxy; do
     wrk -t 2 -c 8 -d 5s -H "Range: bytes=0-1048575" "${url[$target]}/obj-16m" > /dev/null
     wrk -t 2 -c 8 -d 5s -H "Range: bytes=0-1048575" "${url[$target]}/obj-1m" > /dev/null
 done
@@ -110,7 +136,7 @@ for test in "1 MiB object, Range 0-1MiB|obj-1m|bytes=0-1048575" "1 MiB slice of 
     IFS='|' read -r label object range <<< "$test"
     for c in 1 8 16; do
         base=""
-        for target in nginx node s3proxy; do
+        for target in nginx node node-disk s3proxy; do
             r=$(measure "$target-$object-$c" "${url[$target]}/$object" "$range" "$c" "" "$MIB")
             IFS='|' read -r rps gbs p50 p99 <<< "$r"
             [ "$target" = nginx ] && base="$rps|$p99"
@@ -130,7 +156,7 @@ wrk.body = f:read("*all")
 f:close()
 LUA
 for c in 1 8; do
-    for target in node s3proxy; do
+    for target in node node-disk s3proxy; do
         r=$(measure "put-$target-$c" "${url[$target]}/put-target" "" "$c" "$WORK/put.lua" "$MIB")
         IFS='|' read -r rps gbs p50 p99 <<< "$r"
         echo "| PUT 1 MiB | $c | $target | $rps | $gbs | $p50 | $p99 | | |"

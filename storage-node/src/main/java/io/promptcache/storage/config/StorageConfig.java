@@ -45,6 +45,13 @@ public interface StorageConfig {
     @WithDefault("5s")
     Duration heartbeatInterval();
 
+    /**
+     * Bodies of at most this many bytes are kept inside their RocksDB entry instead of a file (not on RAM-only
+     * nodes); 0 turns inlining off. Chosen by measurement: docs/benchmarks.md, "Inline threshold".
+     */
+    @WithDefault("16384")
+    int inlineThresholdBytes();
+
     /** Check a body's CRC32C before serving it from disk (reads the whole body once per GET). */
     @WithDefault("false")
     boolean verifyOnRead();

@@ -6,8 +6,10 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What the node knows of one stored object, kept in RocksDB under (bucket, key).
@@ -19,21 +21,53 @@ import java.util.Map;
  * @param lastModified milliseconds since the Unix epoch
  * @param contentType Content-Type given at PUT ({@code application/octet-stream} by default)
  * @param userMetadata {@code x-amz-meta-*} headers, names lower-case without the prefix
+ * @param inline the body itself when it is small enough to live in the index entry (no body file), else null
  */
 public record ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
-        Map<String, String> userMetadata) {
+        Map<String, String> userMetadata, byte[] inline) {
 
     private static final byte FORMAT_V1 = 1;
+    /** V1 plus the inline body (length -1 when the body is in a file). */
+    private static final byte FORMAT_V2 = 2;
 
     public ObjectMeta {
         userMetadata = Map.copyOf(userMetadata);
+    }
+
+    /** Metadata of a body kept in a file. */
+    public ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
+            Map<String, String> userMetadata) {
+        this(fileId, size, etag, crc32c, lastModified, contentType, userMetadata, null);
+    }
+
+    /** Whether the body lives in the index entry rather than in a file. */
+    public boolean isInline() {
+        return inline != null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ObjectMeta m && fileId.equals(m.fileId) && size == m.size && etag.equals(m.etag)
+                && crc32c == m.crc32c && lastModified == m.lastModified && contentType.equals(m.contentType)
+                && userMetadata.equals(m.userMetadata) && Arrays.equals(inline, m.inline);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(fileId, size, etag, crc32c, lastModified, contentType, userMetadata)
+                + 31 * Arrays.hashCode(inline);
+    }
+
+    @Override
+    public String toString() {
+        return "ObjectMeta[fileId=" + fileId + ", size=" + size + ", etag=" + etag + ", inline=" + isInline() + "]";
     }
 
     /** The value bytes stored in RocksDB. */
     byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT_V1);
+            out.writeByte(FORMAT_V2);
             out.writeUTF(fileId);
             out.writeLong(size);
             out.writeUTF(etag);
@@ -45,6 +79,10 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
                 out.writeUTF(e.getKey());
                 out.writeUTF(e.getValue());
             }
+            out.writeInt(inline == null ? -1 : inline.length);
+            if (inline != null) {
+                out.write(inline);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("in-memory stream", e);
         }
@@ -55,7 +93,7 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
     static ObjectMeta decode(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             byte format = in.readByte();
-            if (format != FORMAT_V1) {
+            if (format != FORMAT_V1 && format != FORMAT_V2) {
                 throw new IOException("unknown object metadata format " + format);
             }
             String fileId = in.readUTF();
@@ -69,7 +107,17 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
             for (int i = 0; i < count; i++) {
                 meta.put(in.readUTF(), in.readUTF());
             }
-            return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, meta);
+            byte[] inline = null;
+            if (format == FORMAT_V2) {
+                int length = in.readInt();
+                if (length >= 0) {
+                    inline = in.readNBytes(length);
+                    if (inline.length != length) {
+                        throw new IOException("inline body cut short");
+                    }
+                }
+            }
+            return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, meta, inline);
         } catch (IOException e) {
             throw new CorruptMetadataException("unreadable object metadata: " + e.getMessage(), e);
         }

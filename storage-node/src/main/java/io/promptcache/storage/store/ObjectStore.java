@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 
@@ -195,6 +196,9 @@ public final class ObjectStore implements AutoCloseable {
      * verify-on-read, a file whose CRC32C differs from the metadata is dropped too (500, the object is gone).
      */
     public ObjectBody openBody(String bucket, String key, ObjectMeta meta) {
+        if (meta.isInline()) {
+            return ObjectBody.inRam(Unpooled.wrappedBuffer(meta.inline()));
+        }
         ObjectBody body = tiers.open(meta.fileId());
         if (body == null) {
             dropIfCurrent(bucket, key, meta.fileId());

@@ -43,6 +43,8 @@ public final class ObjectUpload implements AutoCloseable {
     private final FileChannel channel;
     /** The RAM copy, or null; owned until handed to the target. */
     private ByteBuf ram;
+    /** The whole body of an inline upload, or null. */
+    private final byte[] inline;
     private final MessageDigest md5;
     private final CRC32C crc = new CRC32C();
     private long written;
@@ -63,11 +65,14 @@ public final class ObjectUpload implements AutoCloseable {
         }
         this.md5 = Digests.md5();
         try {
-            this.ram = sink == Tiers.Sink.FILE ? null : store.tiers().allocate(declaredLength);
-            this.channel = sink == Tiers.Sink.RAM
-                    ? null
-                    : FileChannel.open(store.directory().partFile(fileId),
-                            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            this.inline = sink == Tiers.Sink.INLINE ? new byte[(int) declaredLength] : null;
+            boolean inRam = sink == Tiers.Sink.RAM || sink == Tiers.Sink.FILE_AND_RAM;
+            this.ram = inRam ? store.tiers().allocate(declaredLength) : null;
+            boolean toFile = sink == Tiers.Sink.FILE || sink == Tiers.Sink.FILE_AND_RAM;
+            this.channel = toFile
+                    ? FileChannel.open(store.directory().partFile(fileId),
+                            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                    : null;
         } catch (IOException | RuntimeException e) {
             if (ram != null) {
                 ram.release();
@@ -90,6 +95,9 @@ public final class ObjectUpload implements AutoCloseable {
         }
         md5.update(bytes.duplicate());
         crc.update(bytes.duplicate());
+        if (inline != null) {
+            bytes.duplicate().get(inline, (int) written, n);
+        }
         if (ram != null) {
             if (ram.maxWritableBytes() < n) {
                 throw new S3Exception(S3ErrorCode.ENTITY_TOO_LARGE, "The body is larger than this node's RAM tier"
@@ -139,7 +147,7 @@ public final class ObjectUpload implements AutoCloseable {
             channel.close();
         }
         ObjectMeta meta = new ObjectMeta(fileId, written, HexFormat.of().formatHex(digest),
-                (int) crc.getValue(), System.currentTimeMillis(), contentType, userMetadata);
+                (int) crc.getValue(), System.currentTimeMillis(), contentType, userMetadata, inline);
         ByteBuf handedOver = ram;
         ram = null;
         target.commit(meta, reserved, handedOver, channel != null);

@@ -52,7 +52,7 @@ final class StartupValidator {
                 return;
             }
             Path body = directory.objectFile(meta.fileId());
-            if (!hasSize(body, meta.size())) {
+            if (!meta.isInline() && !hasSize(body, meta.size())) {
                 LOG.warn("Dropping index entry {}/{}: body {} missing or truncated", bucket, key, meta.fileId());
                 metadata.deleteObject(bucket, key);
                 missing[0]++;

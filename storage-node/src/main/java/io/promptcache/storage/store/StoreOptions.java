@@ -16,10 +16,11 @@ import java.time.Duration;
  * @param writeRetries attempts after a failed background write with {@code PERSISTENT} durability
  * @param drainTimeout how long a graceful stop waits for the background writer to drain
  * @param verifyOnRead check a body's CRC32C against its metadata before serving it from disk
+ * @param inlineThresholdBytes bodies of at most this many bytes live in their index entry, not in a file (0: none)
  */
 public record StoreOptions(Path dataDir, Durability durability, long capacityBytes, TierPolicy policy,
         long ramCapacityBytes, boolean asyncWrites, int writerQueueSize, int writeRetries, Duration drainTimeout,
-        boolean verifyOnRead) {
+        boolean verifyOnRead, int inlineThresholdBytes) {
 
     public StoreOptions {
         if (capacityBytes <= 0) {
@@ -36,30 +37,37 @@ public record StoreOptions(Path dataDir, Durability durability, long capacityByt
             throw new IllegalArgumentException(
                     "async writes apply to write_through with a RAM tier (the body is acknowledged from RAM)");
         }
+        if (inlineThresholdBytes < 0 || inlineThresholdBytes > MAX_INLINE_BYTES) {
+            throw new IllegalArgumentException("the inline threshold must be 0 to " + MAX_INLINE_BYTES
+                    + " bytes, got " + inlineThresholdBytes);
+        }
         if (writerQueueSize < 1) {
             throw new IllegalArgumentException("the writer queue needs room for at least one write");
         }
     }
 
-    /** Disk only: no RAM tier, synchronous writes. */
+    /** Inline bodies are held in heap while written and read whole with their entry: keep them small. */
+    static final int MAX_INLINE_BYTES = 1 << 20;
+
+    /** Disk only: no RAM tier, synchronous writes, every body in a file. */
     public static StoreOptions diskOnly(Path dataDir, Durability durability, long capacityBytes) {
         return new StoreOptions(dataDir, durability, capacityBytes, TierPolicy.WRITE_THROUGH, 0, false, 512, 3,
-                Duration.ofSeconds(5), false);
+                Duration.ofSeconds(5), false, 0);
     }
 
     public StoreOptions withTiers(TierPolicy newPolicy, long newRamCapacity, boolean newAsyncWrites) {
         return new StoreOptions(dataDir, durability, capacityBytes, newPolicy, newRamCapacity, newAsyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verifyOnRead);
-    }
-
-    public StoreOptions withWriterQueueSize(int size) {
-        return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites, size,
-                writeRetries, drainTimeout, verifyOnRead);
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes);
     }
 
     public StoreOptions withVerifyOnRead(boolean verify) {
         return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verify);
+                writerQueueSize, writeRetries, drainTimeout, verify, inlineThresholdBytes);
+    }
+
+    public StoreOptions withInlineThreshold(int bytes) {
+        return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, bytes);
     }
 
     /** The capacity actually enforced: a RAM-only node cannot hold more than its RAM budget. */

@@ -22,6 +22,8 @@ final class Tiers implements AutoCloseable {
 
     /** Where an upload writes its bytes. */
     enum Sink {
+        /** The body goes into its index entry (small bodies, {@code inline-threshold-bytes}). */
+        INLINE,
         FILE,
         FILE_AND_RAM,
         RAM
@@ -81,6 +83,10 @@ final class Tiers implements AutoCloseable {
     }
 
     Sink sinkFor(long declaredLength) {
+        if (options.policy() != TierPolicy.RAM_ONLY && declaredLength >= 0
+                && declaredLength <= options.inlineThresholdBytes()) {
+            return Sink.INLINE;
+        }
         if (ram == null) {
             return Sink.FILE;
         }

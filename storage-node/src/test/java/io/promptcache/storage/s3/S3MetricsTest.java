@@ -44,12 +44,12 @@ class S3MetricsTest {
         // Given
         double hits = value("promptcache_ram_hits_total");
         String bucket = "metrics-" + UUID.randomUUID();
-        TestRequests.put(endpoint, bucket, "hot", new byte[4096]);
-        // When: the body was mirrored in RAM (write_through), so the GET is a RAM hit
+        TestRequests.put(endpoint, bucket, "hot", new byte[64 * 1024]);
+        // When: the body (above the inline threshold) was mirrored in RAM (write_through): the GET is a RAM hit
         TestRequests.get(endpoint, bucket, "hot");
         // Then
         assertThat(value("promptcache_ram_hits_total")).isEqualTo(hits + 1);
-        assertThat(value("promptcache_ram_used_bytes")).isGreaterThanOrEqualTo(4096);
+        assertThat(value("promptcache_ram_used_bytes")).isGreaterThanOrEqualTo(64 * 1024);
         assertThat(scrape()).contains("promptcache_ram_hit_ratio", "promptcache_ram_capacity_bytes",
                 "promptcache_ram_evictions_total", "promptcache_writer_queue_depth", "promptcache_writer_saves_total",
                 "promptcache_writer_failures_total", "promptcache_writer_dedup_skips_total",

@@ -167,6 +167,31 @@ class TieredStoreTest {
         assertThat(store.usedBytes()).isZero();
     }
 
+    @Test
+    void shouldKeepSmallBodiesInTheirIndexEntry() throws Exception {
+        store = ObjectStore.open(StoreOptions.diskOnly(data, Durability.PERSISTENT, 64L << 20)
+                .withInlineThreshold(16 * KIB));
+        store.createBucket("kv-b");
+        put("small", 10 * KIB, 1);
+        put("empty", 0, 2);
+        put("large", 20 * KIB, 3);
+        put("unknown-length", 1 * KIB, 4, -1);
+        assertThat(store.head("kv-b", "small").isInline()).isTrue();
+        assertThat(store.head("kv-b", "empty").isInline()).isTrue();
+        assertThat(store.head("kv-b", "large").isInline()).isFalse();
+        assertThat(store.head("kv-b", "unknown-length").isInline()).as("length unknown up front: a file").isFalse();
+        assertThat(objectFiles()).hasSize(2);
+        reopen();
+        assertThat(store.validation().missingEntriesCleaned()).isZero();
+        assertThat(store.objectCount()).isEqualTo(4);
+        assertThat(store.usedBytes()).isEqualTo(31 * KIB);
+        assertThat(read("small")).isEqualTo(bytes(10 * KIB, 1));
+        assertThat(read("empty")).isEmpty();
+        store.delete("kv-b", "small");
+        assertThat(store.usedBytes()).isEqualTo(21 * KIB);
+        assertThatThrownBy(() -> store.head("kv-b", "small")).isInstanceOf(S3Exception.class);
+    }
+
     private void put(String key, int size, int seed) throws IOException {
         put(key, size, seed, size);
     }
