@@ -15,7 +15,9 @@ import io.vertx.ext.web.handler.BodyHandler;
 
 /**
  * The S3 API, path-style, on the node's HTTP port: every path except Quarkus' own {@code /q/...}. PutObject
- * streams on the event loop; everything else runs on worker threads (RocksDB and file system calls).
+ * streams on the event loop. GetObject and HeadObject run on the event loop too: one RocksDB point read (block
+ * cache), then the body from RAM or with sendfile, so a hot GET never hops threads. Everything else (and GETs
+ * with verify-on-read, which read whole bodies) runs on worker threads.
  */
 @ApplicationScoped
 public class S3Routes {
@@ -30,12 +32,14 @@ public class S3Routes {
     private final MultipartHandlers multipart;
 
     private final S3Metrics metrics;
+    private final boolean readsOnEventLoop;
     /** Null when auth is off. */
     private final Authenticator authenticator;
 
     S3Routes(ObjectStore store, StorageConfig config, S3Metrics metrics) {
         this.metrics = metrics;
         this.authenticator = Authenticator.of(config.auth());
+        this.readsOnEventLoop = !config.verifyOnRead();
         this.reads = new ReadHandlers(store);
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
         this.batchDeletes = new DeleteObjectsHandler(store);
@@ -50,7 +54,31 @@ public class S3Routes {
         // POST bodies (DeleteObjects, CompleteMultipartUpload) are small XML documents: buffer them, bounded
         router.routeWithRegex(HttpMethod.POST, S3_PATHS).handler(BodyHandler.create(false)
                 .setBodyLimit(DeleteObjectsHandler.MAX_BODY_BYTES));
-        router.routeWithRegex(S3_PATHS).blockingHandler(this::dispatch, false);
+        router.routeWithRegex(S3_PATHS).handler(this::route);
+    }
+
+    /** Object reads on the event loop; the rest on a worker. */
+    private void route(RoutingContext ctx) {
+        HttpMethod method = ctx.request().method();
+        if (readsOnEventLoop && (method == HttpMethod.GET || method == HttpMethod.HEAD)) {
+            S3Path path = begin(ctx);
+            if (path == null) {
+                return;
+            }
+            S3Operation op = operation(ctx, path);
+            if (op == S3Operation.GET_OBJECT || op == S3Operation.HEAD_OBJECT) {
+                try {
+                    reads.getObject(ctx, path, op == S3Operation.HEAD_OBJECT);
+                } catch (Exception e) {
+                    S3Errors.send(ctx, e, path.resource());
+                }
+                return;
+            }
+        }
+        ctx.vertx().executeBlocking(() -> {
+            dispatch(ctx);
+            return null;
+        }, false);
     }
 
     private void authenticate(RoutingContext ctx) {
