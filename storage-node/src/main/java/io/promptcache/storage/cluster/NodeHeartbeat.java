@@ -102,7 +102,10 @@ public class NodeHeartbeat {
         return NodeStatus.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNodeId(nodeId.value())
                 .setEndpoint(endpoint()).setCapacityBytes(store.capacityBytes()).setUsedBytes(store.usedBytes())
                 .setObjects(store.objectCount()).setState(state).setHeartbeatAtMs(System.currentTimeMillis())
-                .setHeartbeatIntervalMs((int) config.heartbeatInterval().toMillis()).build();
+                .setHeartbeatIntervalMs((int) config.heartbeatInterval().toMillis())
+                .setRamCapacityBytes(store.tierStats().ramCapacityBytes())
+                .setRamUsedBytes(store.tierStats().ramUsedBytes()).setRamHitRatio(store.tierStats().ramHitRatio())
+                .setWriterQueueDepth(store.tierStats().writerQueueDepth()).build();
     }
 
     private void publish(NodeState state) {

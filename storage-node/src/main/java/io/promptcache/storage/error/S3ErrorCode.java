@@ -33,6 +33,8 @@ public enum S3ErrorCode {
     INVALID_PART_ORDER(400, "InvalidPartOrder", "The list of parts was not in ascending order."),
     INVALID_RANGE(416, "InvalidRange", "The requested range is not satisfiable"),
     KEY_TOO_LONG(400, "KeyTooLongError", "Your key is too long."),
+    METADATA_TOO_LARGE(400, "MetadataTooLarge",
+            "Your metadata headers exceed the maximum allowed metadata size (2 KB of user metadata)."),
     MALFORMED_XML(400, "MalformedXML",
             "The XML you provided was not well-formed or did not validate against our published schema."),
     NO_SUCH_BUCKET(404, "NoSuchBucket", "The specified bucket does not exist."),

@@ -1,5 +1,6 @@
 package io.promptcache.storage.s3;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -161,14 +162,26 @@ final class PutObjectHandler {
         return null;
     }
 
+    /** S3's limit on user metadata: names and values, UTF-8, at most 2 KB in all. */
+    static final int MAX_USER_METADATA_BYTES = 2048;
+
+    /** The {@code x-amz-meta-*} headers; {@code MetadataTooLarge} beyond S3's 2 KB. */
     static Map<String, String> userMetadata(MultiMap headers) {
         Map<String, String> meta = new LinkedHashMap<>();
-        headers.forEach(h -> {
+        int bytes = 0;
+        for (Map.Entry<String, String> h : headers) {
             String name = h.getKey().toLowerCase(Locale.ROOT);
             if (name.startsWith(S3Headers.USER_META_PREFIX)) {
-                meta.put(name.substring(S3Headers.USER_META_PREFIX.length()), h.getValue());
+                String key = name.substring(S3Headers.USER_META_PREFIX.length());
+                meta.put(key, h.getValue());
+                bytes += key.getBytes(StandardCharsets.UTF_8).length
+                        + h.getValue().getBytes(StandardCharsets.UTF_8).length;
             }
-        });
+        }
+        if (bytes > MAX_USER_METADATA_BYTES) {
+            throw new S3Exception(S3ErrorCode.METADATA_TOO_LARGE, "Your x-amz-meta-* headers hold " + bytes
+                    + " bytes; S3 allows " + MAX_USER_METADATA_BYTES + " bytes of user metadata.");
+        }
         return meta;
     }
 }

@@ -55,6 +55,8 @@ class NodeHeartbeatTest {
             assertThat(latest[0].getEndpoint()).isEqualTo("http://127.0.0.1:" + endpoint.getPort());
             assertThat(latest[0].getCapacityBytes()).isEqualTo(1L << 30);
             assertThat(latest[0].getObjects()).isGreaterThanOrEqualTo(1);
+            assertThat(latest[0].getRamCapacityBytes()).as("tier stats").isEqualTo(512L << 20);
+            assertThat(latest[0].getRamHitRatio()).isBetween(0.0, 1.0);
         }
     }
 }

@@ -142,6 +142,19 @@ class S3BadInputTest {
     }
 
     @Test
+    void shouldRefuseOversizeHeadersAndMetadata() throws Exception {
+        // Given: user metadata above S3's 2 KB, in headers the HTTP layer still accepts
+        RawHttp.Response metadata = put("meta", "x-amz-meta-a: " + "v".repeat(1500) + "\r\nx-amz-meta-b: "
+                + "w".repeat(1500) + "\r\n", new byte[10]);
+        assertError(metadata, 400, "MetadataTooLarge");
+        assertError(get("meta"), 404, "NoSuchKey");
+        // a header section beyond the HTTP layer's 20 KiB limit is refused before any handler (431)
+        RawHttp.Response huge = put("huge-header", "x-amz-meta-a: " + "v".repeat(30_000) + "\r\n", new byte[10]);
+        assertThat(huge.status()).as(huge.body()).isEqualTo(431);
+        assertError(get("huge-header"), 404, "NoSuchKey");
+    }
+
+    @Test
     void shouldRefuseMalformedDeleteXml() throws Exception {
         String[] bodies = {"<Delete><Object><Key>a</Key></Object>", "<NotDelete/>", "<Delete></Delete>",
                 "<Delete><Object></Object></Delete>",
