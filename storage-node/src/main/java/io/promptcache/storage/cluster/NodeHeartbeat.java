@@ -114,6 +114,9 @@ public class NodeHeartbeat {
                 if (error != null) {
                     warnOnce(error);
                 } else {
+                    if (warned) {
+                        LOG.info("Heartbeats of node {} are delivered again", nodeId);
+                    }
                     warned = false;
                     delivered = true;
                 }

@@ -26,19 +26,39 @@ final class ReadHandlers {
         this.store = store;
     }
 
+    /** Reads of an object replaced in the instant between its metadata and its body start over, this often. */
+    private static final int READ_ATTEMPTS = 3;
+
     void getObject(RoutingContext ctx, S3Path path, boolean headOnly) {
+        for (int attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
+            if (tryGetObject(ctx, path, headOnly)) {
+                return;
+            }
+        }
+        throw new S3Exception(S3ErrorCode.INTERNAL_ERROR, "The object " + path.key() + " was replaced "
+                + READ_ATTEMPTS + " times while it was being read. Retry the request.");
+    }
+
+    /** Serves the object; false if it was replaced or deleted between its metadata read and its body. */
+    private boolean tryGetObject(RoutingContext ctx, S3Path path, boolean headOnly) {
         ObjectMeta meta = store.head(path.bucket(), path.key());
         HttpServerResponse response = ctx.response();
         response.putHeader("ETag", S3Headers.quotedEtag(meta.etag()))
                 .putHeader("Last-Modified", S3Headers.httpDate(meta.lastModified()));
         if (Preconditions.evaluate(ctx.request().headers(), meta) == Preconditions.Outcome.NOT_MODIFIED) {
             response.setStatusCode(304).end();
-            return;
+            return true;
         }
         ByteRange range = ByteRange.parse(ctx.request().getHeader("Range"), meta.size());
         long offset = range == null ? 0 : range.first();
         long length = range == null ? meta.size() : range.length();
-        ObjectBody body = headOnly || length == 0 ? null : store.openBody(path.bucket(), path.key(), meta);
+        ObjectBody body = null;
+        if (!headOnly && length > 0) {
+            body = store.openBody(path.bucket(), path.key(), meta);
+            if (body == null) {
+                return false;
+            }
+        }
         response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
         meta.userMetadata().forEach((name, value) -> response.putHeader(S3Headers.USER_META_PREFIX + name, value));
         response.setStatusCode(range == null ? 200 : 206);
@@ -58,6 +78,7 @@ final class ReadHandlers {
                     .onFailure(e -> S3Errors.send(ctx, new S3Exception(S3ErrorCode.NO_SUCH_KEY,
                             "The object was removed while it was being read: " + path.key(), e), path.resource()));
         }
+        return true;
     }
 
     void listObjects(RoutingContext ctx, S3Path path) {

@@ -70,7 +70,7 @@ public final class ObjectStore implements AutoCloseable {
         }
         allocatedBytes.set(validation.bytes());
         objectCount.set(validation.objects());
-        this.tiers = new Tiers(options, directory, this::dropIfCurrent);
+        this.tiers = new Tiers(options, directory, (bucket, key, fileId) -> dropIfCurrent(bucket, key, fileId));
         this.stats = new TierStats(tiers);
     }
 
@@ -192,8 +192,9 @@ public final class ObjectStore implements AutoCloseable {
 
     /**
      * Where to read an object's body: RAM (a retained view the caller releases) or its file (range GETs use it with
-     * sendfile). A body found nowhere is a stale entry: it is dropped and the GET is {@code NoSuchKey}. With
-     * verify-on-read, a file whose CRC32C differs from the metadata is dropped too (500, the object is gone).
+     * sendfile). Null if the object was replaced or deleted since {@code meta} was read (the caller reads it again).
+     * A body found nowhere is a stale entry: it is dropped and the GET is {@code NoSuchKey}. With verify-on-read, a
+     * file whose CRC32C differs from the metadata is dropped too (500, the object is gone).
      */
     public ObjectBody openBody(String bucket, String key, ObjectMeta meta) {
         if (meta.isInline()) {
@@ -201,7 +202,9 @@ public final class ObjectStore implements AutoCloseable {
         }
         ObjectBody body = tiers.open(meta.fileId());
         if (body == null) {
-            dropIfCurrent(bucket, key, meta.fileId());
+            if (!dropIfCurrent(bucket, key, meta.fileId())) {
+                return null;
+            }
             throw new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
                     + " (its body was lost; the entry has been removed)");
         }
@@ -322,17 +325,23 @@ public final class ObjectStore implements AutoCloseable {
         }
     }
 
-    /** Drops the entry of {@code bucket/key} if it still names {@code fileId} (its body is lost or corrupt). */
-    private void dropIfCurrent(String bucket, String key, String fileId) {
+    /**
+     * Drops the entry of {@code bucket/key} if it still names {@code fileId} (its body is lost or corrupt).
+     *
+     * @return whether it did; false if the object was replaced or deleted meanwhile
+     */
+    private boolean dropIfCurrent(String bucket, String key, String fileId) {
         synchronized (commitLock(bucket, key)) {
             Optional<ObjectMeta> current = metadata.getObject(bucket, key);
-            if (current.isPresent() && current.get().fileId().equals(fileId)) {
-                metadata.deleteObject(bucket, key);
-                removeBody(current.get());
-                stats.staleCleaned.increment();
-                LOG.warn("Stale entry cleaned: {}/{} (body {} is neither in RAM nor on disk, or is corrupt)", bucket,
-                        key, fileId);
+            if (current.isEmpty() || !current.get().fileId().equals(fileId)) {
+                return false;
             }
+            metadata.deleteObject(bucket, key);
+            removeBody(current.get());
+            stats.staleCleaned.increment();
+            LOG.warn("Stale entry cleaned: {}/{} (body {} is neither in RAM nor on disk, or is corrupt)", bucket, key,
+                    fileId);
+            return true;
         }
     }
 

@@ -9,8 +9,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.internal.PlatformDependent;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 
@@ -19,6 +23,8 @@ import io.promptcache.storage.error.S3Exception;
  * what happens to a committed body, where a read finds it, and what a graceful stop flushes.
  */
 final class Tiers implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Tiers.class);
 
     /** Where an upload writes its bytes. */
     enum Sink {
@@ -51,6 +57,11 @@ final class Tiers implements AutoCloseable {
         this.directory = directory;
         this.lost = lost;
         this.ram = options.ramCapacityBytes() > 0 ? new RamTier(options.ramCapacityBytes()) : null;
+        if (options.ramCapacityBytes() > PlatformDependent.maxDirectMemory()) {
+            LOG.warn("The RAM tier budget ({} bytes) exceeds the JVM's direct memory ({} bytes): PUTs will be refused"
+                    + " when it runs out. Raise -XX:MaxDirectMemorySize.", options.ramCapacityBytes(),
+                    PlatformDependent.maxDirectMemory());
+        }
         boolean needsWriter = options.policy() == TierPolicy.EVICT_ONLY || options.asyncWrites();
         this.writer = needsWriter
                 ? new DiskWriter(directory, options.durability(), options.writerQueueSize(), options.writeRetries(),
@@ -105,11 +116,18 @@ final class Tiers implements AutoCloseable {
             throw new S3Exception(S3ErrorCode.ENTITY_TOO_LARGE, "This node keeps bodies in RAM, where one object"
                     + " may hold at most " + maxRamObjectBytes() + " bytes; this one has " + declaredLength + ".");
         }
-        if (declaredLength >= 0) {
-            return UnpooledByteBufAllocator.DEFAULT.directBuffer((int) declaredLength, (int) declaredLength);
+        try {
+            if (declaredLength >= 0) {
+                return UnpooledByteBufAllocator.DEFAULT.directBuffer((int) declaredLength, (int) declaredLength);
+            }
+            int max = (int) maxRamObjectBytes();
+            return UnpooledByteBufAllocator.DEFAULT.directBuffer(Math.min(GROWABLE_INITIAL_BYTES, max), max);
+        } catch (OutOfMemoryError e) {
+            // Netty's OutOfDirectMemoryError: the RAM budget is larger than the JVM's direct memory
+            throw new S3Exception(S3ErrorCode.INSUFFICIENT_STORAGE, "The node is out of direct memory for its RAM"
+                    + " tier (raise -XX:MaxDirectMemorySize or lower promptcache.storage.tier.ram-capacity-bytes);"
+                    + " nothing was written.", e);
         }
-        int max = (int) maxRamObjectBytes();
-        return UnpooledByteBufAllocator.DEFAULT.directBuffer(Math.min(GROWABLE_INITIAL_BYTES, max), max);
     }
 
     /** Reads a body file into RAM (a multipart object completed on a RAM-only node). */

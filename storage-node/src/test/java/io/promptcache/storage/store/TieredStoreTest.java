@@ -192,6 +192,19 @@ class TieredStoreTest {
         assertThatThrownBy(() -> store.head("kv-b", "small")).isInstanceOf(S3Exception.class);
     }
 
+    @Test
+    void shouldTellAReplacedObjectFromALostBody() throws Exception {
+        // Given: metadata read just before the object is replaced (a GET racing a PUT)
+        open(TierPolicy.WRITE_THROUGH, RAM, false);
+        put("k", 100 * KIB, 1);
+        ObjectMeta before = store.head("kv-b", "k");
+        put("k", 100 * KIB, 2);
+        // Then: the old body is gone but nothing is lost: the reader is told to read again
+        assertThat(store.openBody("kv-b", "k", before)).isNull();
+        assertThat(store.tierStats().staleEntriesCleaned()).isZero();
+        assertThat(read("k")).isEqualTo(bytes(100 * KIB, 2));
+    }
+
     private void put(String key, int size, int seed) throws IOException {
         put(key, size, seed, size);
     }
