@@ -1,5 +1,6 @@
 package io.promptcache.storage.s3;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -10,6 +11,8 @@ import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.ObjectStore;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.buffer.impl.BufferImpl;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
@@ -98,7 +101,7 @@ final class PutObjectHandler {
                 return;
             }
             try {
-                body.feed(buffer.getByteBuf().nioBuffer());
+                body.feed(nioView(buffer));
             } catch (Exception e) {
                 state.fail();
                 S3Errors.send(ctx, e, path.resource());
@@ -119,6 +122,11 @@ final class PutObjectHandler {
             });
         });
         req.resume();
+    }
+
+    /** The chunk's bytes without copying them (Vert.x 4 hands request chunks over as BufferImpl). */
+    private static ByteBuffer nioView(Buffer buffer) {
+        return buffer instanceof BufferImpl impl ? impl.byteBuf().nioBuffer() : ByteBuffer.wrap(buffer.getBytes());
     }
 
     private static boolean isAwsChunked(MultiMap headers) {

@@ -10,7 +10,7 @@ import io.promptcache.storage.store.ListPage;
 import io.promptcache.storage.store.ObjectBody;
 import io.promptcache.storage.store.ObjectMeta;
 import io.promptcache.storage.store.ObjectStore;
-import io.vertx.core.buffer.Buffer;
+import io.vertx.core.buffer.impl.BufferImpl;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -71,7 +71,7 @@ final class ReadHandlers {
         } else if (body.ram() != null) {
             // off-heap bytes straight to the socket; our reference is released once they are written
             ByteBuf ram = body.ram();
-            response.end(Buffer.buffer(ram.slice(ram.readerIndex() + (int) offset, (int) length)))
+            response.end(BufferImpl.buffer(ram.slice(ram.readerIndex() + (int) offset, (int) length)))
                     .onComplete(done -> ram.release());
         } else {
             response.sendFile(body.file().toString(), offset, length)

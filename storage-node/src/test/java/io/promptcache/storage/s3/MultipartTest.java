@@ -2,26 +2,19 @@ package io.promptcache.storage.s3;
 
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.net.URL;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -30,27 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Multipart uploads through the real AWS SDK: the sync client part by part, and the CRT async client. */
 @QuarkusTest
-class MultipartTest {
+class MultipartTest extends SdkBucketFixture {
 
     private static final int MIB = 1 << 20;
-
-    @TestHTTPResource("/")
-    URL endpoint;
-
-    private S3Client s3;
-    private String bucket;
-
-    @BeforeEach
-    void connect() {
-        s3 = SdkClients.sync(endpoint, RequestChecksumCalculation.WHEN_SUPPORTED);
-        bucket = "mp-" + UUID.randomUUID();
-        s3.createBucket(b -> b.bucket(bucket));
-    }
-
-    @AfterEach
-    void disconnect() {
-        s3.close();
-    }
 
     @Test
     void shouldCompleteAnUploadPartByPart() throws Exception {

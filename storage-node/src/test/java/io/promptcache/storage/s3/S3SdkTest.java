@@ -1,18 +1,13 @@
 package io.promptcache.storage.s3;
 
-import java.net.URL;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 import software.amazon.awssdk.core.ResponseBytes;
@@ -33,25 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The node through the real AWS SDK v2 sync client (url-connection) on a real socket. */
 @QuarkusTest
-class S3SdkTest {
-
-    @TestHTTPResource("/")
-    URL endpoint;
-
-    private S3Client s3;
-    private String bucket;
-
-    @BeforeEach
-    void connect() {
-        s3 = client(RequestChecksumCalculation.WHEN_SUPPORTED);
-        bucket = "b-" + UUID.randomUUID();
-        s3.createBucket(b -> b.bucket(bucket));
-    }
-
-    @AfterEach
-    void disconnect() {
-        s3.close();
-    }
+class S3SdkTest extends SdkBucketFixture {
 
     /** The tier policy the node under test runs (readiness data). */
     protected String expectedTierPolicy() {

@@ -2,7 +2,6 @@ package io.promptcache.storage.s3;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -10,20 +9,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.checksums.DefaultChecksumAlgorithm;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
@@ -50,27 +44,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @QuarkusTest
 @TestProfile(SigV4Profile.class)
-class SigV4Test {
+class SigV4Test extends SdkBucketFixture {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-
-    @TestHTTPResource("/")
-    URL endpoint;
-
-    private S3Client s3;
-    private String bucket;
-
-    @BeforeEach
-    void connect() {
-        s3 = SdkClients.sync(endpoint, RequestChecksumCalculation.WHEN_SUPPORTED);
-        bucket = "sig-" + UUID.randomUUID();
-        s3.createBucket(b -> b.bucket(bucket));
-    }
-
-    @AfterEach
-    void disconnect() {
-        s3.close();
-    }
 
     @Test
     void shouldRefuseUnsignedRequestsUnknownKeysAndWrongSecrets() throws Exception {
