@@ -39,8 +39,8 @@ class ExternalKafkaTest {
     void shouldUseTheConfiguredClusterInsteadOfStartingOne() {
         assertThat(bootstrapServers).isEqualTo(externalBootstrapServers);
         assertThat(ConfigProvider.getConfig().getOptionalValue(ServiceHealthContract.STREAMS_BOOTSTRAP_SERVERS,
-                String.class))
-                .as("config contributed by the embedded-broker dev service").isEmpty();
+                String.class)).as("Kafka Streams follows kafka.bootstrap.servers").contains(externalBootstrapServers);
+        ServiceHealthContract.awaitReady();
         given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
     }
 

@@ -30,10 +30,29 @@ public abstract class ServiceHealthContract {
                 .matches("(localhost|127\\.0\\.0\\.1):\\d+");
         assertThat(ConfigProvider.getConfig().getOptionalValue(STREAMS_BOOTSTRAP_SERVERS, String.class))
                 .as("the broker handed to Kafka Streams too").contains(bootstrapServers);
+        awaitReady();
         given().when().get("/q/health/ready").then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.name", hasItem(readinessCheckName()));
     }
+
+    /**
+     * Waits (at most {@value #READY_WITHIN_SECONDS} s) for readiness: a service restoring state (Kafka Streams
+     * global stores) is DOWN for a while after start, by design.
+     */
+    public static void awaitReady() {
+        long deadline = System.nanoTime() + READY_WITHIN_SECONDS * 1_000_000_000L;
+        while (given().when().get("/q/health/ready").statusCode() != 200 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static final long READY_WITHIN_SECONDS = 60;
 
     @Test
     void shouldBeLive() {
