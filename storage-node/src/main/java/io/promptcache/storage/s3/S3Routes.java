@@ -78,7 +78,7 @@ public class S3Routes {
         ctx.vertx().executeBlocking(() -> {
             dispatch(ctx);
             return null;
-        }, false);
+        }, false).onFailure(e -> S3Errors.send(ctx, e, ctx.request().path()));
     }
 
     private void authenticate(RoutingContext ctx) {
