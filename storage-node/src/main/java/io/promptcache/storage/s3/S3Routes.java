@@ -25,6 +25,7 @@ public class S3Routes {
     /** Every path but Quarkus' non-application endpoints (bucket names are at least 3 characters). */
     private static final String S3_PATHS = "^/(?!q/).*";
     private static final String OPERATION = "promptcache.s3.operation";
+    private static final String PATH = "promptcache.s3.path";
 
     private final ReadHandlers reads;
     private final PutObjectHandler puts;
@@ -152,20 +153,27 @@ public class S3Routes {
         return op;
     }
 
-    /** Stamps the request id and parses the path; on a bad path answers the error and returns null. */
+    /**
+     * The request's path, parsed once per request whichever route comes first (auth, PUT, reads, dispatch), which
+     * also stamps the request id and starts the metrics clock; on a bad path answers the error and returns null.
+     */
     private S3Path begin(RoutingContext ctx) {
-        if (ctx.response().headers().get(S3Headers.REQUEST_ID) == null) {
-            ctx.response().putHeader(S3Headers.REQUEST_ID, S3Headers.newRequestId());
-            long start = System.nanoTime();
-            ctx.addEndHandler(ended -> metrics.record(ctx.get(OPERATION, S3Operation.UNSUPPORTED),
-                    ctx.response().getStatusCode(), System.nanoTime() - start, ctx.request().bytesRead(),
-                    ctx.response().bytesWritten()));
+        S3Path parsed = ctx.get(PATH);
+        if (parsed != null) {
+            return parsed;
         }
+        ctx.response().putHeader(S3Headers.REQUEST_ID, S3Headers.newRequestId());
+        long start = System.nanoTime();
+        ctx.addEndHandler(ended -> metrics.record(ctx.get(OPERATION, S3Operation.UNSUPPORTED),
+                ctx.response().getStatusCode(), System.nanoTime() - start, ctx.request().bytesRead(),
+                ctx.response().bytesWritten()));
         try {
-            return S3Path.of(ctx.request().path());
+            parsed = S3Path.of(ctx.request().path());
         } catch (S3Exception e) {
             S3Errors.send(ctx, e, ctx.request().path());
             return null;
         }
+        ctx.put(PATH, parsed);
+        return parsed;
     }
 }

@@ -29,10 +29,13 @@ final class DataDirectory {
     private final Path tmp;
     private final Path objects;
     private final Path uploads;
+    /** Whether the directory held no metadata before (the first start on it). */
+    private final boolean fresh;
 
     DataDirectory(Path root) {
         this.root = root.toAbsolutePath().normalize();
         this.meta = this.root.resolve("meta");
+        this.fresh = !Files.isDirectory(meta);
         this.tmp = this.root.resolve("tmp");
         this.objects = this.root.resolve("objects");
         this.uploads = this.root.resolve("uploads");
@@ -48,6 +51,16 @@ final class DataDirectory {
 
     Path root() {
         return root;
+    }
+
+    /** True on the first start on this directory (no metadata existed before it was opened). */
+    boolean fresh() {
+        return fresh;
+    }
+
+    /** Left by a clean stop (the writer drained), consumed by the next start. */
+    Path cleanShutdownMarker() {
+        return root.resolve("clean-shutdown");
     }
 
     Path meta() {

@@ -30,8 +30,6 @@ public final class ObjectStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
     private static final int COMMIT_STRIPES = 64;
 
-    private static final String CLEAN_SHUTDOWN_MARKER = "clean-shutdown";
-
     private final DataDirectory directory;
     private final MetadataStore metadata;
     private final StoreOptions options;
@@ -51,12 +49,12 @@ public final class ObjectStore implements AutoCloseable {
     private final ReentrantReadWriteLock bucketLifecycle = new ReentrantReadWriteLock();
     private boolean closed;
 
-    private ObjectStore(DataDirectory directory, StoreOptions options, boolean firstStart) {
+    private ObjectStore(DataDirectory directory, StoreOptions options) {
         this.directory = directory;
         this.options = options;
         this.durability = options.durability();
         this.capacityBytes = options.effectiveCapacity();
-        this.previousShutdownClean = firstStart ? null : consumeCleanShutdownMarker(directory);
+        this.previousShutdownClean = directory.fresh() ? null : consumeCleanShutdownMarker(directory);
         this.metadata = new MetadataStore(directory.meta(), durability == Durability.PERSISTENT);
         for (int i = 0; i < COMMIT_STRIPES; i++) {
             commitLocks[i] = new Object();
@@ -85,8 +83,7 @@ public final class ObjectStore implements AutoCloseable {
 
     /** Opens the store with the given tiering and validates it. */
     public static ObjectStore open(StoreOptions options) {
-        boolean firstStart = !Files.isDirectory(options.dataDir().resolve("meta"));
-        return new ObjectStore(new DataDirectory(options.dataDir()), options, firstStart);
+        return new ObjectStore(new DataDirectory(options.dataDir()), options);
     }
 
     /** RAM tier, writer and read-path counters. */
@@ -381,7 +378,7 @@ public final class ObjectStore implements AutoCloseable {
         metadata.close();
         if (clean) {
             try {
-                Files.writeString(directory.root().resolve(CLEAN_SHUTDOWN_MARKER), "clean\n");
+                Files.writeString(directory.cleanShutdownMarker(), "clean\n");
             } catch (IOException e) {
                 LOG.warn("Could not write the clean-shutdown marker: {}", e.toString());
             }
@@ -399,7 +396,7 @@ public final class ObjectStore implements AutoCloseable {
 
     private static Boolean consumeCleanShutdownMarker(DataDirectory directory) {
         try {
-            return Files.deleteIfExists(directory.root().resolve(CLEAN_SHUTDOWN_MARKER));
+            return Files.deleteIfExists(directory.cleanShutdownMarker());
         } catch (IOException e) {
             return false;
         }

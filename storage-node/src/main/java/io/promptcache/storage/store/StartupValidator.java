@@ -85,7 +85,8 @@ final class StartupValidator {
     /** Whether the file holds the body's bytes: its size and CRC32C match the metadata. */
     static boolean hasChecksum(Path body, ObjectMeta meta) {
         CRC32C crc = new CRC32C();
-        ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+        // a heap buffer: with verify-on-read this runs per GET, where a fresh direct buffer each time would churn
+        ByteBuffer buffer = ByteBuffer.allocate(256 << 10);
         long size = 0;
         try (FileChannel channel = FileChannel.open(body, StandardOpenOption.READ)) {
             int n;

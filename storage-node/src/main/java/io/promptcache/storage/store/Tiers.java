@@ -22,7 +22,7 @@ import io.promptcache.storage.error.S3Exception;
  * The RAM tier and the background disk writer, put together per {@link TierPolicy}: where an upload's bytes go,
  * what happens to a committed body, where a read finds it, and what a graceful stop flushes.
  */
-final class Tiers implements AutoCloseable {
+final class Tiers {
 
     private static final Logger LOG = LoggerFactory.getLogger(Tiers.class);
 
@@ -235,10 +235,5 @@ final class Tiers implements AutoCloseable {
             ram.close();
         }
         return clean;
-    }
-
-    @Override
-    public void close() {
-        stop(options.drainTimeout());
     }
 }
