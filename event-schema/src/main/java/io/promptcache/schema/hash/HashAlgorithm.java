@@ -54,6 +54,16 @@ public enum HashAlgorithm {
         throw new IllegalArgumentException("unknown hash algorithm '" + name + "': use sha256 or xxh3-128");
     }
 
+    /** The algorithm of a protobuf enum value. */
+    public static HashAlgorithm fromProto(io.promptcache.schema.proto.HashAlgorithm proto) {
+        for (HashAlgorithm algorithm : values()) {
+            if (algorithm.proto == proto) {
+                return algorithm;
+            }
+        }
+        throw new IllegalArgumentException("unknown hash algorithm " + proto + ": use sha256 or xxh3-128");
+    }
+
     /** A digest function: not thread-safe, reusable. */
     public interface Digest {
 

@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.Objects;
 
 import io.promptcache.schema.hash.HashAlgorithm;
+import io.promptcache.schema.proto.NamespaceRecord;
+import io.promptcache.schema.serde.SchemaVersion;
 
 /**
  * Everything that changes the KV bytes of a prefix. Two specs with equal fields have the same {@link #id()} on
@@ -86,5 +88,29 @@ public record NamespaceSpec(String modelFingerprint, String dtype, int blockSize
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK provides SHA-256", e);
         }
+    }
+
+    /** The {@code namespaces} record of this spec. */
+    public NamespaceRecord toRecord(long registeredAtMs) {
+        return NamespaceRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNamespaceId(id().toString())
+                .setModelFingerprint(modelFingerprint).setDtype(dtype).setBlockSize(blockSize).setLora(lora)
+                .setLayoutVersion(layoutVersion).setTenant(tenant).setSalt(salt)
+                .setHashAlgorithm(hashAlgorithm.toProto()).setRegisteredAtMs(registeredAtMs).build();
+    }
+
+    /**
+     * The spec of a {@code namespaces} record.
+     *
+     * @throws IllegalArgumentException if a field is invalid or the record's id is not the id of its fields
+     */
+    public static NamespaceSpec fromRecord(NamespaceRecord record) {
+        NamespaceSpec spec = new NamespaceSpec(record.getModelFingerprint(), record.getDtype(), record.getBlockSize(),
+                record.getLora(), record.getLayoutVersion(), record.getTenant(), record.getSalt(),
+                HashAlgorithm.fromProto(record.getHashAlgorithm()));
+        if (!spec.id().toString().equals(record.getNamespaceId())) {
+            throw new IllegalArgumentException("namespace_id " + record.getNamespaceId()
+                    + " is not the id of the record's fields (" + spec.id() + ")");
+        }
+        return spec;
     }
 }

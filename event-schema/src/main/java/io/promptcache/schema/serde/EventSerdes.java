@@ -7,9 +7,11 @@ import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.namespace.NamespaceSpec;
 import io.promptcache.schema.proto.AccessEvent;
 import io.promptcache.schema.proto.DeadLetter;
 import io.promptcache.schema.proto.EngineEvent;
+import io.promptcache.schema.proto.NamespaceRecord;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
@@ -29,6 +31,8 @@ public final class EventSerdes {
             bytes -> new NodeId(new String(bytes, StandardCharsets.UTF_8)));
     private static final KeySerde<BackendId> BACKEND_ID = new KeySerde<>("BackendId", id -> utf8(id.value()),
             bytes -> new BackendId(new String(bytes, StandardCharsets.UTF_8)));
+    private static final KeySerde<NamespaceId> NAMESPACE_ID = new KeySerde<>("NamespaceId", NamespaceId::toBytes,
+            NamespaceId::ofBytes);
     /** Dead letters keep the original key bytes untouched. */
     private static final KeySerde<byte[]> RAW_KEY = new KeySerde<>("raw", bytes -> bytes, bytes -> bytes);
 
@@ -42,6 +46,8 @@ public final class EventSerdes {
             NodeStatus::getSchemaVersion, s -> s.getNodeId().isEmpty() ? "node_id is empty" : null);
     private static final ProtoSerde<EngineEvent> ENGINE_EVENT = new ProtoSerde<>("EngineEvent",
             EngineEvent.parser(), EngineEvent::getSchemaVersion, EventSerdes::checkEngineEvent);
+    private static final ProtoSerde<NamespaceRecord> NAMESPACE_RECORD = new ProtoSerde<>("NamespaceRecord",
+            NamespaceRecord.parser(), NamespaceRecord::getSchemaVersion, EventSerdes::checkNamespaceRecord);
     private static final ProtoSerde<DeadLetter> DEAD_LETTER = new ProtoSerde<>("DeadLetter", DeadLetter.parser(),
             DeadLetter::getSchemaVersion, d -> d.getSourceTopic().isEmpty() ? "source_topic is empty" : null);
 
@@ -62,6 +68,10 @@ public final class EventSerdes {
 
     public static KeySerde<BackendId> backendId() {
         return BACKEND_ID;
+    }
+
+    public static KeySerde<NamespaceId> namespaceId() {
+        return NAMESPACE_ID;
     }
 
     public static KeySerde<byte[]> rawKey() {
@@ -86,6 +96,10 @@ public final class EventSerdes {
 
     public static ProtoSerde<EngineEvent> engineEvent() {
         return ENGINE_EVENT;
+    }
+
+    public static ProtoSerde<NamespaceRecord> namespaceRecord() {
+        return NAMESPACE_RECORD;
     }
 
     public static ProtoSerde<DeadLetter> deadLetter() {
@@ -115,6 +129,15 @@ public final class EventSerdes {
             NamespaceId.parse(r.getNamespaceId());
             return null;
         } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static String checkNamespaceRecord(NamespaceRecord r) {
+        try {
+            NamespaceSpec.fromRecord(r);
+            return null;
+        } catch (IllegalArgumentException | NullPointerException e) {
             return e.getMessage();
         }
     }

@@ -10,9 +10,11 @@ import io.promptcache.schema.key.BackendId;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.AccessEvent;
 import io.promptcache.schema.proto.DeadLetter;
 import io.promptcache.schema.proto.EngineEvent;
+import io.promptcache.schema.proto.NamespaceRecord;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -39,13 +41,20 @@ public final class Topics {
     /** KV events from inference engines: backend id -> EngineEvent. */
     public static final TopicSpec<BackendId, EngineEvent> ENGINE_EVENTS = new TopicSpec<>("engine-events",
             EventSerdes.backendId(), EventSerdes.engineEvent(), 6, deleted(Duration.ofDays(1)));
+    /**
+     * Registered namespaces: namespace id -> NamespaceRecord (the fields that define it). Not in the first topic
+     * table of DESIGN.md: every index replica must resolve an id registered on another replica to its block size
+     * and hash algorithm, and a compacted topic is how promptcache replicates state (see docs/architecture.md).
+     */
+    public static final TopicSpec<NamespaceId, NamespaceRecord> NAMESPACES = new TopicSpec<>("namespaces",
+            EventSerdes.namespaceId(), EventSerdes.namespaceRecord(), 1, compacted(Duration.ofDays(1)));
     /** Records that could not be read: original key bytes -> DeadLetter. */
     public static final TopicSpec<byte[], DeadLetter> DEAD_LETTERS = new TopicSpec<>("dead-letters",
             EventSerdes.rawKey(), EventSerdes.deadLetter(), 1, deleted(Duration.ofDays(7)));
 
     /** Every topic, in a stable order. */
     public static final List<TopicSpec<?, ?>> ALL = List.of(PREFIXES, OBJECTS, ACCESS, NODES, ENGINE_EVENTS,
-            DEAD_LETTERS);
+            NAMESPACES, DEAD_LETTERS);
 
     private Topics() {
     }

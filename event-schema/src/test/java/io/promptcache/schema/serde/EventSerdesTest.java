@@ -37,6 +37,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class EventSerdesTest {
 
+    private static final NamespaceSpec SPEC = new NamespaceSpec("m@1", "bf16", 16, "", 1, "acme", "",
+            HashAlgorithm.XXH3_128);
+
     private static final String TOPIC = "promptcache.test";
     private static final String OBJECT = ObjectId.generate().toString();
     private static final String NAMESPACE = new NamespaceSpec("m", "bf16", 16, "", 1, "t", "", HashAlgorithm.SHA256)
@@ -92,6 +95,7 @@ class EventSerdesTest {
                 .setUsedBytes(1L << 30).setObjects(10).setState(NodeState.NODE_STATE_UP).setHeartbeatAtMs(9)
                 .setRamCapacityBytes(1L << 32).setRamUsedBytes(1L << 20).setHeartbeatIntervalMs(1000).build());
         engineEvents().forEach(e -> roundTrip(EventSerdes.engineEvent(), e));
+        roundTrip(EventSerdes.namespaceRecord(), SPEC.toRecord(42));
         roundTrip(EventSerdes.deadLetter(), DeadLetter.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                 .setSourceTopic("promptcache.prefixes").setSourcePartition(2).setSourceOffset(77)
                 .setKey(ByteString.copyFromUtf8("k")).setValue(ByteString.copyFromUtf8("v")).setPart("value")
@@ -106,6 +110,7 @@ class EventSerdesTest {
         roundTrip(EventSerdes.objectId(), ObjectId.generate());
         roundTrip(EventSerdes.nodeId(), new NodeId("node-7"));
         roundTrip(EventSerdes.backendId(), new BackendId("http://10.1.2.3:8000"));
+        roundTrip(EventSerdes.namespaceId(), SPEC.id());
         assertThat(EventSerdes.rawKey().deserialize(TOPIC, new byte[]{1, 2})).containsExactly(1, 2);
     }
 
@@ -114,7 +119,7 @@ class EventSerdesTest {
         assertThat(Topics.ALL.stream().map(t -> (Object) t.valueSerde()).toList()).containsExactly(
                 EventSerdes.prefixEntry(),
                 EventSerdes.objectRecord(), EventSerdes.accessEvent(), EventSerdes.nodeStatus(),
-                EventSerdes.engineEvent(), EventSerdes.deadLetter());
+                EventSerdes.engineEvent(), EventSerdes.namespaceRecord(), EventSerdes.deadLetter());
     }
 
     @Test
@@ -160,6 +165,12 @@ class EventSerdesTest {
                 .isInstanceOf(UnreadableRecordException.class).hasMessageContaining("tombstone");
         assertThatThrownBy(() -> EventSerdes.engineEvent().deserialize(TOPIC, eventWithoutKind))
                 .isInstanceOf(UnreadableRecordException.class).hasMessageContaining("payload");
+        byte[] namespaceWithAnotherId = SPEC.toRecord(1).toBuilder().setBlockSize(32).build().toByteArray();
+        byte[] namespaceWithoutHash = SPEC.toRecord(1).toBuilder().clearHashAlgorithm().build().toByteArray();
+        assertThatThrownBy(() -> EventSerdes.namespaceRecord().deserialize(TOPIC, namespaceWithAnotherId))
+                .isInstanceOf(UnreadableRecordException.class).hasMessageContaining("is not the id of");
+        assertThatThrownBy(() -> EventSerdes.namespaceRecord().deserialize(TOPIC, namespaceWithoutHash))
+                .isInstanceOf(UnreadableRecordException.class).hasMessageContaining("hash algorithm");
     }
 
     private static <T> void roundTrip(Serde<T> serde, T value) {

@@ -15,7 +15,7 @@ class TopicCatalogTest {
         TopicCatalog catalog = TopicCatalog.defaults();
         assertThat(Topics.ALL).extracting(catalog::name).containsExactly("promptcache.prefixes",
                 "promptcache.objects", "promptcache.access", "promptcache.nodes", "promptcache.engine-events",
-                "promptcache.dead-letters");
+                "promptcache.namespaces", "promptcache.dead-letters");
     }
 
     @Test
@@ -30,7 +30,7 @@ class TopicCatalogTest {
     @Test
     void shouldCompactStateTopicsAndExpireEventTopics() {
         assertThat(Topics.ALL.stream().filter(TopicSpec::compacted).toList()).containsExactly(Topics.PREFIXES,
-                Topics.OBJECTS, Topics.NODES);
+                Topics.OBJECTS, Topics.NODES, Topics.NAMESPACES);
         assertThat(Topics.ACCESS.configs()).containsEntry("cleanup.policy", "delete").containsKey("retention.ms");
         assertThat(Topics.PREFIXES.configs()).containsEntry("cleanup.policy", "compact")
                 .containsKeys("segment.ms", "delete.retention.ms", "min.cleanable.dirty.ratio");

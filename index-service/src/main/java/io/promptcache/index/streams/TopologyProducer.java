@@ -1,7 +1,10 @@
 package io.promptcache.index.streams;
 
+import java.util.function.Consumer;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -13,13 +16,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
 import io.promptcache.schema.topic.Topics;
 
 /**
- * The replica's materialized state: three global stores on RocksDB, each a full copy of a compacted topic -
- * PrefixMap ({@code prefixes}), ObjectTable ({@code objects}) and live storage nodes ({@code nodes}). A null value
+ * The replica's materialized state: four global stores on RocksDB, each a full copy of a compacted topic -
+ * PrefixMap ({@code prefixes}), ObjectTable ({@code objects}), storage nodes ({@code nodes}) and registered
+ * namespaces ({@code namespaces}). A null value
  * removes the key. Unreadable records go to {@code dead-letters} (the deserialization handler) and the stream
  * keeps running.
  */
@@ -29,35 +34,46 @@ public class TopologyProducer {
     public static final String PREFIX_MAP = "prefix-map";
     public static final String OBJECT_TABLE = "object-table";
     public static final String NODE_TABLE = "node-table";
+    public static final String NAMESPACE_TABLE = "namespace-table";
 
     @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
     String topicPrefix;
+
+    @Inject
+    IndexMetrics metrics;
 
     @Produces
     public Topology topology() {
         TopicCatalog catalog = new TopicCatalog(topicPrefix);
         StreamsBuilder builder = new StreamsBuilder();
-        globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES);
-        globalStore(builder, catalog, OBJECT_TABLE, Topics.OBJECTS);
-        globalStore(builder, catalog, NODE_TABLE, Topics.NODES);
+        globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES,
+                entry -> metrics.advertiseVisible(entry.getAdvertisedAtMs()));
+        globalStore(builder, catalog, OBJECT_TABLE, Topics.OBJECTS, record -> {
+        });
+        globalStore(builder, catalog, NODE_TABLE, Topics.NODES, status -> {
+        });
+        globalStore(builder, catalog, NAMESPACE_TABLE, Topics.NAMESPACES, record -> {
+        });
         return builder.build();
     }
 
     private static <K, V> void globalStore(StreamsBuilder builder, TopicCatalog catalog, String store,
-            TopicSpec<K, V> topic) {
+            TopicSpec<K, V> topic, Consumer<V> onPut) {
         builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), topic.keySerde(),
                 topic.valueSerde()).withLoggingDisabled(), catalog.name(topic),
-                Consumed.with(topic.keySerde(), topic.valueSerde()), () -> new StoreUpdater<K, V>(store));
+                Consumed.with(topic.keySerde(), topic.valueSerde()), () -> new StoreUpdater<K, V>(store, onPut));
     }
 
     /** Applies a compacted topic's records to its global store: a value is put, a null removes the key. */
     static final class StoreUpdater<K, V> implements Processor<K, V, Void, Void> {
 
         private final String storeName;
+        private final Consumer<V> onPut;
         private KeyValueStore<K, V> store;
 
-        StoreUpdater(String storeName) {
+        StoreUpdater(String storeName, Consumer<V> onPut) {
             this.storeName = storeName;
+            this.onPut = onPut;
         }
 
         @Override
@@ -74,6 +90,7 @@ public class TopologyProducer {
                 store.delete(record.key());
             } else {
                 store.put(record.key(), record.value());
+                onPut.accept(record.value());
             }
         }
     }

@@ -48,7 +48,7 @@ class PrefixMapTest {
     private static final TopicCatalog CATALOG = TopicCatalog.defaults();
 
     @Inject
-    StreamsPrefixIndex index;
+    ReplicaStores index;
 
     private final LongestPrefixSearch search = new LongestPrefixSearch((key, blocks, entry) -> {
     });

@@ -1,0 +1,159 @@
+package io.promptcache.devservices.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A packaged promptcache service ({@code <module>/target/quarkus-app/quarkus-run.jar}) run as its own process on
+ * 127.0.0.1, for tests that need a real sibling service (services never import each other). Started with system
+ * properties, ready when {@code /q/health/ready} answers 200, stopped with SIGTERM (then SIGKILL after 20 s). Its
+ * output goes to a log file next to its data.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Path jar;
+    private final Map<String, String> properties;
+    private final Path log;
+    private final int port;
+    private Process process;
+
+    private ServiceProcess(Path jar, Map<String, String> properties, Path log, int port) {
+        this.jar = jar;
+        this.properties = properties;
+        this.log = log;
+        this.port = port;
+    }
+
+    /**
+     * A service of sibling module {@code module} (its packaged jar must exist: build it with
+     * {@code ./mvnw -pl <module> package}, which {@code ./mvnw verify} does before the modules that depend on it).
+     */
+    public static ServiceProcess of(String module, Map<String, String> properties, Path log) {
+        Path jar = Path.of("..", module, "target", "quarkus-app", "quarkus-run.jar").toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: package the " + module + " module first ("
+                    + "./mvnw -pl " + module + " -am -DskipTests package)");
+        }
+        Map<String, String> all = new LinkedHashMap<>(properties);
+        int port = all.containsKey("quarkus.http.port") ? Integer.parseInt(all.get("quarkus.http.port")) : freePort();
+        all.put("quarkus.http.port", Integer.toString(port));
+        all.putIfAbsent("quarkus.http.host", "127.0.0.1");
+        return new ServiceProcess(jar, all, log, port);
+    }
+
+    /** Starts the process and waits (at most {@code timeout}) until it is ready. */
+    public ServiceProcess start(Duration timeout) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC"));
+        properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add("-jar");
+        command.add(jar.toString());
+        try {
+            Files.createDirectories(log.getParent());
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!ready()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(jar.getFileName() + " exited with " + process.exitValue()
+                        + "; see " + log);
+            }
+            if (System.nanoTime() > deadline) {
+                close();
+                throw new IllegalStateException("not ready within " + timeout + "; see " + log);
+            }
+            sleep(200);
+        }
+        return this;
+    }
+
+    /** Whether {@code /q/health/ready} answers 200 now. */
+    public boolean ready() {
+        try {
+            HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(URI.create(url("/q/health/ready")))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+            return response.statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** {@code http://127.0.0.1:<port><path>}. */
+    public String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    public boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Kills the process at once (SIGKILL), as a crash would. */
+    public void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            waitFor(Duration.ofSeconds(20));
+        }
+    }
+
+    /** Stops gracefully (SIGTERM), forcibly after 20 s. */
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!waitFor(Duration.ofSeconds(20))) {
+                kill();
+            }
+        }
+    }
+
+    private boolean waitFor(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** A free TCP port on 127.0.0.1 (free when asked; the usual race applies). */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

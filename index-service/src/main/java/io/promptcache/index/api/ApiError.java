@@ -1,0 +1,10 @@
+package io.promptcache.index.api;
+
+/**
+ * The body of every error response.
+ *
+ * @param error stable code (e.g. {@code UnknownNamespace}, {@code TooManyTokens})
+ * @param message what went wrong and what to do
+ */
+public record ApiError(String error, String message) {
+}

@@ -1,0 +1,76 @@
+package io.promptcache.index.api;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import io.promptcache.index.config.IndexConfig;
+
+/** Maps failures to JSON {@link ApiError} bodies; never a bare 500 for bad input. */
+public class ApiExceptionMapper {
+
+    private static final Logger LOG = Logger.getLogger(ApiExceptionMapper.class);
+
+    @Inject
+    IndexConfig config;
+
+    /** The global stores are not queryable yet (restoring after start) or any more (shutting down). */
+    @ServerExceptionMapper
+    public Response restoring(InvalidStateStoreException e) {
+        return api(ApiException.unavailable("Restoring",
+                "this replica is restoring its index from Kafka; retry shortly or use another replica",
+                config.retryAfter(), e));
+    }
+
+    @ServerExceptionMapper
+    public Response api(ApiException e) {
+        if (e.status() >= 500) {
+            LOG.warnf("%d %s: %s", e.status(), e.code(), e.getMessage());
+        }
+        Response.ResponseBuilder response = Response.status(e.status()).type(MediaType.APPLICATION_JSON)
+                .entity(new ApiError(e.code(), e.getMessage()));
+        if (e.retryAfter() != null) {
+            response.header("Retry-After", Math.max(1, (e.retryAfter().toMillis() + 999) / 1000));
+        }
+        if (e.status() == 401) {
+            response.header("WWW-Authenticate", "Bearer realm=\"promptcache\"");
+        }
+        return response.build();
+    }
+
+    @ServerExceptionMapper
+    public Response json(JsonProcessingException e) {
+        return Response.status(400).type(MediaType.APPLICATION_JSON)
+                .entity(new ApiError("MalformedJson", "the request body is not valid JSON for this operation: "
+                        + e.getOriginalMessage()))
+                .build();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        if (status == 400 && e.getCause() instanceof JsonProcessingException json) {
+            return json(json);
+        }
+        String code = switch (status) {
+            case 404 -> "NotFound";
+            case 405 -> "MethodNotAllowed";
+            case 406 -> "NotAcceptable";
+            case 413 -> "TooLarge";
+            case 415 -> "UnsupportedMediaType";
+            default -> status < 500 ? "BadRequest" : "InternalError";
+        };
+        String message = e.getMessage() == null ? e.getResponse().getStatusInfo().getReasonPhrase() : e.getMessage();
+        if (status >= 500) {
+            LOG.error("request failed", e);
+        }
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new ApiError(code, message)).build();
+    }
+}

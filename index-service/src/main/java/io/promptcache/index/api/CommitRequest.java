@@ -1,0 +1,22 @@
+package io.promptcache.index.api;
+
+import java.util.List;
+
+/**
+ * Commits a reservation after the engine PUT the bytes: the same description as the reservation, plus the node
+ * the reservation named.
+ *
+ * @param tokens token ids (as reserved)
+ * @param blockHashes or the engine block hashes (as reserved)
+ * @param layout as reserved
+ * @param priority as reserved
+ * @param pinned as reserved
+ * @param node the node id from the reservation
+ */
+public record CommitRequest(int[] tokens, List<String> blockHashes, LayoutInput layout, Integer priority,
+        Boolean pinned, String node) {
+
+    public StoreRequest store() {
+        return new StoreRequest(tokens, blockHashes, layout, priority, pinned);
+    }
+}

@@ -1,0 +1,21 @@
+package io.promptcache.index.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * A reservation for the two-step store: PUT exactly {@code bytes} bytes to {@code uploadUrl}, then commit. When a
+ * live object already covers the prefix, {@code deduplicated} is true, {@code objectId} names it and there is
+ * nothing to upload.
+ *
+ * @param objectId the id the object will have (or has)
+ * @param deduplicated nothing to upload
+ * @param node storage node to PUT to; send it back in the commit
+ * @param uploadUrl PUT URL on the node (presigned when the nodes use SigV4)
+ * @param bytes bytes to PUT (Content-Length)
+ * @param expiresAtMs when a presigned URL stops working
+ * @param commitPath where to POST the commit
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ReservationResponse(String objectId, boolean deduplicated, String node, String uploadUrl, Long bytes,
+        Long expiresAtMs, String commitPath) {
+}

@@ -1,0 +1,171 @@
+package io.promptcache.index.api;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.namespace.NamespaceRegistry;
+import io.promptcache.index.store.StorePlan;
+import io.promptcache.index.store.StoreService;
+import io.promptcache.index.tenancy.Tenancy;
+import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.namespace.NamespaceSpec;
+
+/**
+ * Store: one-shot (a framed body: JSON head, then the KV bytes, streamed to the storage node) or two-step (reserve
+ * an id and a PUT URL, PUT the bytes directly to the storage node, commit).
+ */
+@Path("/v1/namespaces/{namespace}")
+@Tag(name = "store")
+@Produces(MediaType.APPLICATION_JSON)
+public class StoreResource {
+
+    /**
+     * One-shot store body: a little-endian uint32 {@code n}, then {@code n} bytes of UTF-8 JSON (a
+     * {@link StoreRequest}), then the object's bytes up to Content-Length.
+     */
+    public static final String STORE_FRAMED = "application/vnd.promptcache.store";
+    /** Largest accepted JSON head of a one-shot store. */
+    static final int MAX_HEAD_BYTES = 16 << 20;
+
+    private final StoreService store;
+    private final NamespaceRegistry namespaces;
+    private final Tenancy tenancy;
+    private final IndexConfig config;
+    private final ObjectMapper json;
+
+    StoreResource(StoreService store, NamespaceRegistry namespaces, Tenancy tenancy, IndexConfig config,
+            ObjectMapper json) {
+        this.store = store;
+        this.namespaces = namespaces;
+        this.tenancy = tenancy;
+        this.config = config;
+        this.json = json;
+    }
+
+    @POST
+    @Path("/objects")
+    @Consumes(STORE_FRAMED)
+    @Operation(summary = "Store an object (one shot)", description = "Body: uint32 LE length n, n bytes of JSON "
+            + "(tokens|blockHashes, layout, priority, pinned), then the KV bytes. Content-Length is required. 201 "
+            + "stored; 200 deduplicated (a live object already covers the prefix; nothing stored); 503 + "
+            + "Retry-After if a storage node or Kafka fails (nothing advertised).")
+    public Response store(@Context HttpHeaders headers, @PathParam("namespace") String namespace, InputStream body)
+            throws IOException {
+        NamespaceSpec spec = namespace(headers, namespace);
+        long contentLength = contentLength(headers);
+        DataInputStream in = new DataInputStream(body);
+        int headLength;
+        byte[] head;
+        try {
+            headLength = Integer.reverseBytes(in.readInt());
+            if (headLength <= 0 || headLength > MAX_HEAD_BYTES || headLength > contentLength - 4) {
+                throw ApiException.badRequest("the store body starts with the JSON head's length (uint32 LE); got "
+                        + Integer.toUnsignedString(headLength) + " for a body of " + contentLength + " bytes");
+            }
+            head = in.readNBytes(headLength);
+            if (head.length != headLength) {
+                throw new EOFException();
+            }
+        } catch (EOFException e) {
+            throw ApiException.badRequest("the store body ended inside its head (uint32 LE length + JSON)");
+        }
+        StoreRequest request;
+        try {
+            request = json.readValue(head, StoreRequest.class);
+        } catch (JsonProcessingException e) {
+            throw new ApiException(400, "MalformedJson", "the store head is not valid JSON: "
+                    + e.getOriginalMessage());
+        }
+        StorePlan plan = plan(spec, request);
+        long bytes = contentLength - 4 - headLength;
+        if (bytes != plan.totalBytes()) {
+            throw ApiException.badRequest("the body carries " + bytes + " object bytes after its head; the layout "
+                    + "says " + plan.totalBytes() + " for " + plan.blocks() + " blocks");
+        }
+        StoreResponse response = store.store(plan, in);
+        return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
+    }
+
+    @POST
+    @Path("/reservations")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Reserve a store (two-step, for large objects)", description = "Returns the object id, "
+            + "the node and a PUT URL (presigned when the nodes use SigV4); PUT exactly `bytes` bytes there, then "
+            + "POST the commit. deduplicated=true: a live object already covers the prefix.")
+    public ReservationResponse reserve(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
+            StoreRequest request) {
+        NamespaceSpec spec = namespace(headers, namespace);
+        return store.reserve(plan(spec, request));
+    }
+
+    @POST
+    @Path("/reservations/{objectId}/commit")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Commit a reservation", description = "Checks the uploaded size on the node, then "
+            + "publishes the object and its prefixes in one Kafka transaction. Idempotent.")
+    public Response commit(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
+            @PathParam("objectId") String objectId, CommitRequest request) {
+        NamespaceSpec spec = namespace(headers, namespace);
+        if (request == null) {
+            throw ApiException.badRequest("send the reservation's description and node as JSON");
+        }
+        StoreResponse response = store.commitReservation(plan(spec, request.store()), objectId, request.node());
+        return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
+    }
+
+    private NamespaceSpec namespace(HttpHeaders headers, String namespace) {
+        var caller = tenancy.caller(headers);
+        NamespaceSpec spec = namespaces.require(namespace);
+        tenancy.authorize(caller, spec.tenant(), "namespace " + namespace);
+        return spec;
+    }
+
+    private StorePlan plan(NamespaceSpec spec, StoreRequest request) {
+        if (request == null) {
+            throw ApiException.badRequest("send tokens|blockHashes and layout as JSON");
+        }
+        PrefixChain chain = request.prefix().chain(spec, config);
+        if (chain.blocks() == 0) {
+            throw ApiException.badRequest("fewer tokens than one block (" + spec.blockSize()
+                    + "): only complete blocks are stored");
+        }
+        if (request.layout() == null) {
+            throw ApiException.badRequest("layout is required: {\"bytesPerBlock\": n} or {\"blockEndOffsets\": [...]}");
+        }
+        long[] usable = request.layout().usableBytes(chain.blocks());
+        return new StorePlan(spec, chain, request.layout().toProto(chain.blocks()), usable,
+                request.priority() == null ? 0 : request.priority(), Boolean.TRUE.equals(request.pinned()));
+    }
+
+    private static long contentLength(HttpHeaders headers) {
+        String value = headers.getHeaderString(HttpHeaders.CONTENT_LENGTH);
+        if (value == null) {
+            throw new ApiException(411, "LengthRequired", "a one-shot store needs Content-Length (the bytes are "
+                    + "streamed to the storage node); for uploads of unknown length use the two-step form");
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("Content-Length is not a number");
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.promptcache.index.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * A stored (or already present) object.
+ *
+ * @param objectId the object
+ * @param deduplicated true when a live object already covered the whole prefix and nothing was stored
+ * @param node storage node holding it
+ * @param blocks complete blocks it covers
+ * @param tokens tokens it covers
+ * @param bytes object size
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record StoreResponse(String objectId, boolean deduplicated, String node, int blocks, int tokens, long bytes) {
+}

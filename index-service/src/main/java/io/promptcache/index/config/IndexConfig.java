@@ -1,0 +1,128 @@
+package io.promptcache.index.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** index-service configuration ({@code promptcache.index.*}); every key is in the module README. */
+@ConfigMapping(prefix = "promptcache.index")
+public interface IndexConfig {
+
+    /**
+     * This replica's id: part of its Kafka transactional ids (a restarted replica with the same id aborts its
+     * predecessor's open transaction at once) and of the access events it reports. Default: host name + HTTP port.
+     */
+    Optional<String> instanceId();
+
+    /** Largest accepted token count of one request (413 above). */
+    @WithDefault("131072")
+    int maxTokens();
+
+    /** Largest accepted number of engine block hashes in one request (413 above). */
+    @WithDefault("8192")
+    int maxBlockHashes();
+
+    /** How long a client is asked to wait (Retry-After) on a 503. */
+    @WithDefault("2s")
+    Duration retryAfter();
+
+    Store store();
+
+    Storage storage();
+
+    Access access();
+
+    Auth auth();
+
+    interface Store {
+
+        /** Bucket on the storage nodes that holds KV objects (created on first use). */
+        @WithDefault("promptcache-kv")
+        String bucket();
+
+        /** Largest accepted object. */
+        @WithDefault("4294967296")
+        long maxObjectBytes();
+
+        /**
+         * After its transaction commits, a store waits (at most this long) until this replica's own global stores
+         * show the object, so a lookup on the same replica right after the store hits. 0 disables the wait.
+         */
+        @WithDefault("2s")
+        Duration awaitVisible();
+
+        /** Transactional producers (concurrent store transactions). */
+        @WithDefault("4")
+        int producers();
+
+        /** Bound on every Kafka call of a store (metadata, send, commit): past it the store fails with 503. */
+        @WithDefault("5s")
+        Duration kafkaTimeout();
+
+        /** How long a tombstoned object stays readable before the GC may delete its bytes. */
+        @WithDefault("30s")
+        Duration tombstoneGrace();
+
+        /** Lifetime of the presigned PUT URL of a reservation (two-step store). */
+        @WithDefault("15m")
+        Duration reservationExpiry();
+    }
+
+    interface Storage {
+
+        /**
+         * Access key id for the storage nodes when they run with SigV4; with it set, requests are signed and lookup
+         * locations are presigned URLs. Unset: nodes run with auth {@code none} and locations are plain URLs.
+         */
+        Optional<String> accessKeyId();
+
+        Optional<String> secretAccessKey();
+
+        /** SigV4 region (the storage node accepts any; it must match what the node expects). */
+        @WithDefault("us-east-1")
+        String region();
+
+        /** Lifetime of a presigned lookup location. */
+        @WithDefault("5m")
+        Duration presignExpiry();
+
+        /** A node is live while its last heartbeat is younger than this many heartbeat intervals. */
+        @WithDefault("3")
+        int livenessIntervals();
+    }
+
+    interface Access {
+
+        /** Hits are aggregated per object and flushed to {@code access} at this interval (never one per lookup). */
+        @WithDefault("5s")
+        Duration flushInterval();
+
+        /** Objects tracked per window; hits of further objects in the same window are dropped and counted. */
+        @WithDefault("100000")
+        int maxObjectsPerWindow();
+    }
+
+    interface Auth {
+
+        /** {@code open} (no API keys; local development; logged at start) or {@code api-key}. */
+        @WithDefault("open")
+        Mode mode();
+
+        /** Tenants and their API keys: {@code promptcache.index.auth.tenants.<tenant>.api-keys=k1,k2}. */
+        Map<String, Tenant> tenants();
+
+        enum Mode {
+            OPEN,
+            API_KEY
+        }
+
+        interface Tenant {
+
+            List<String> apiKeys();
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.promptcache.index.kafka;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.HashMap;
+import java.util.Map;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import io.promptcache.index.config.IndexConfig;
+import io.promptcache.schema.topic.TopicCatalog;
+
+/**
+ * The Kafka producers of this replica, all bounded by {@code promptcache.index.store.kafka-timeout}: one shared
+ * idempotent producer for plain records (namespaces, access events) and transactional producers for stores and
+ * tombstones. Values are serialized by the callers with event-schema's serdes (one producer type for every topic).
+ */
+@ApplicationScoped
+public class KafkaProducers {
+
+    private final String bootstrap;
+    private final String instanceId;
+    private final TopicCatalog catalog;
+    private final int timeoutMs;
+    private volatile KafkaProducer<byte[], byte[]> plain;
+
+    KafkaProducers(IndexConfig config, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
+            @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX) String prefix,
+            @ConfigProperty(name = "quarkus.http.port", defaultValue = "8080") int httpPort) {
+        this.bootstrap = bootstrap;
+        this.instanceId = config.instanceId().orElseGet(() -> hostName() + "-" + httpPort);
+        this.catalog = new TopicCatalog(prefix);
+        this.timeoutMs = (int) config.store().kafkaTimeout().toMillis();
+    }
+
+    /** This replica's id (configured, or host name + HTTP port). */
+    public String instanceId() {
+        return instanceId;
+    }
+
+    public TopicCatalog catalog() {
+        return catalog;
+    }
+
+    /** The shared non-transactional producer (created on first use). */
+    public KafkaProducer<byte[], byte[]> plain() {
+        KafkaProducer<byte[], byte[]> p = plain;
+        if (p == null) {
+            synchronized (this) {
+                if (plain == null) {
+                    plain = new KafkaProducer<>(base(), new ByteArraySerializer(), new ByteArraySerializer());
+                }
+                p = plain;
+            }
+        }
+        return p;
+    }
+
+    /** A new transactional producer for slot {@code slot} of this replica (not yet initialized). */
+    public KafkaProducer<byte[], byte[]> transactional(int slot) {
+        Map<String, Object> config = base();
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "promptcache-index-" + instanceId + "-" + slot);
+        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Math.max(10_000, 2 * timeoutMs));
+        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private Map<String, Object> base() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMs + 1);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, "promptcache-index-" + instanceId);
+        return config;
+    }
+
+    @PreDestroy
+    void close() {
+        if (plain != null) {
+            plain.close(java.time.Duration.ofSeconds(2));
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.promptcache.index.lookup;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.promptcache.index.access.AccessSampler;
+import io.promptcache.index.api.LookupResponse;
+import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.metrics.IndexMetrics;
+import io.promptcache.index.store.Placement;
+import io.promptcache.index.store.StorageClients;
+import io.promptcache.index.streams.ReplicaStores;
+import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.namespace.NamespaceSpec;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.PrefixEntry;
+
+/**
+ * Lookup: the longest usable prefix from this replica's stores (no storage node, no network), then where to GET it.
+ */
+@ApplicationScoped
+public class LookupService {
+
+    private final ReplicaStores stores;
+    private final LongestPrefixSearch search;
+    private final StorageClients storage;
+    private final AccessSampler access;
+    private final IndexMetrics metrics;
+    private final int livenessIntervals;
+
+    LookupService(ReplicaStores stores, CollisionReport collisions, StorageClients storage, AccessSampler access,
+            IndexMetrics metrics, IndexConfig config) {
+        this.stores = stores;
+        this.search = new LongestPrefixSearch(collisions);
+        this.storage = storage;
+        this.access = access;
+        this.metrics = metrics;
+        this.livenessIntervals = config.storage().livenessIntervals();
+    }
+
+    /** The longest live prefix of {@code chain} (a prefix with at least one block, or a miss). */
+    public PrefixMatch longest(PrefixChain chain) {
+        return search.search(chain, stores);
+    }
+
+    public LookupResponse lookup(NamespaceSpec spec, PrefixChain chain) {
+        long start = System.nanoTime();
+        stores.requireReady();
+        PrefixMatch match = longest(chain);
+        LookupResponse response = match.hit() ? answer(spec, match) : LookupResponse.miss(match.probes());
+        metrics.lookup(spec.id().toString(), response.hit(), match.probes(), System.nanoTime() - start);
+        if (response.hit()) {
+            access.hit(response.objectId());
+        }
+        return response;
+    }
+
+    /** The hit's location; a miss if its object or node is gone meanwhile (the next lookup may find another). */
+    private LookupResponse answer(NamespaceSpec spec, PrefixMatch match) {
+        PrefixEntry entry = match.entry();
+        ObjectRecord object = stores.object(ObjectId.parse(entry.getObjectId()));
+        if (object == null || object.getNodesCount() == 0) {
+            return LookupResponse.miss(match.probes());
+        }
+        NodeStatus node = stores.node(object.getNodes(0));
+        if (node == null || !Placement.isLive(node, System.currentTimeMillis(), livenessIntervals)) {
+            return LookupResponse.miss(match.probes());
+        }
+        long usable = entry.getUsableBytes();
+        return new LookupResponse(true, entry.getObjectId(), match.blocks(), match.blocks() * spec.blockSize(),
+                usable, storage.getUrl(node.getEndpoint(), object.getBucket(), object.getKey()),
+                "bytes=0-" + (usable - 1), node.getNodeId(), match.probes());
+    }
+}

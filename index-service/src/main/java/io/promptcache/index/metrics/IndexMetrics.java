@@ -1,0 +1,123 @@
+package io.promptcache.index.metrics;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The service's Micrometer meters (Prometheus at {@code /q/metrics}): lookup latency histogram, lookups and hit
+ * ratio per namespace, probes per lookup, store latency, advertise-to-visible lag, collisions, access events.
+ */
+@ApplicationScoped
+public class IndexMetrics {
+
+    private final MeterRegistry registry;
+    private final Timer lookupHit;
+    private final Timer lookupMiss;
+    private final DistributionSummary probes;
+    private final Timer advertiseVisible;
+    private final Counter collisions;
+    private final Map<String, NamespaceCounts> perNamespace = new ConcurrentHashMap<>();
+    private final Map<String, Timer> storeTimers = new ConcurrentHashMap<>();
+
+    IndexMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.lookupHit = lookupTimer("hit");
+        this.lookupMiss = lookupTimer("miss");
+        this.probes = DistributionSummary.builder("promptcache.lookup.probes")
+                .description("PrefixMap keys read per lookup (binary search)").publishPercentileHistogram()
+                .register(registry);
+        this.advertiseVisible = Timer.builder("promptcache.advertise.visible")
+                .description("Time from a store's advertisedAt to the ADVERTISE applied in this replica's PrefixMap "
+                        + "(across hosts it includes clock skew)")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
+        this.collisions = Counter.builder("promptcache.lookup.collisions")
+                .description("PrefixMap entries whose block count disagreed with the request (quarantined)")
+                .register(registry);
+    }
+
+    private Timer lookupTimer(String outcome) {
+        return Timer.builder("promptcache.lookup").description("Server-side lookup latency")
+                .tag("outcome", outcome).publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
+                .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
+    }
+
+    /** One lookup: its latency, outcome and probes, counted for its namespace. */
+    public void lookup(String namespace, boolean hit, int probeCount, long nanos) {
+        (hit ? lookupHit : lookupMiss).record(nanos, TimeUnit.NANOSECONDS);
+        probes.record(probeCount);
+        perNamespace.computeIfAbsent(namespace, this::namespaceCounts).record(hit);
+    }
+
+    /** A store's latency by outcome ({@code stored}, {@code deduplicated}, {@code failed}). */
+    public void store(String outcome, long nanos) {
+        storeTimers.computeIfAbsent(outcome, o -> Timer.builder("promptcache.store")
+                .description("Store latency (PUT + transaction + visible)").tag("outcome", o)
+                .publishPercentileHistogram().register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** An ADVERTISE applied to this replica's PrefixMap. */
+    public void advertiseVisible(long advertisedAtMs) {
+        if (advertisedAtMs > 0) {
+            advertiseVisible.record(Math.max(0, System.currentTimeMillis() - advertisedAtMs), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    public void collision() {
+        collisions.increment();
+    }
+
+    /** Hits / lookups of a namespace since start (NaN before its first lookup). */
+    public double hitRatio(String namespace) {
+        NamespaceCounts counts = perNamespace.get(namespace);
+        return counts == null ? Double.NaN : counts.ratio();
+    }
+
+    private NamespaceCounts namespaceCounts(String namespace) {
+        NamespaceCounts counts = new NamespaceCounts(
+                Counter.builder("promptcache.lookups").tag("namespace", namespace).tag("outcome", "hit")
+                        .register(registry),
+                Counter.builder("promptcache.lookups").tag("namespace", namespace).tag("outcome", "miss")
+                        .register(registry));
+        Gauge.builder("promptcache.lookup.hit.ratio", counts, NamespaceCounts::ratio).tag("namespace", namespace)
+                .description("Hits / lookups of the namespace since start").register(registry);
+        return counts;
+    }
+
+    private static final class NamespaceCounts {
+
+        private final Counter hits;
+        private final Counter misses;
+        private final LongAdder hitCount = new LongAdder();
+        private final LongAdder total = new LongAdder();
+
+        NamespaceCounts(Counter hits, Counter misses) {
+            this.hits = hits;
+            this.misses = misses;
+        }
+
+        void record(boolean hit) {
+            (hit ? hits : misses).increment();
+            if (hit) {
+                hitCount.increment();
+            }
+            total.increment();
+        }
+
+        double ratio() {
+            long n = total.sum();
+            return n == 0 ? Double.NaN : (double) hitCount.sum() / n;
+        }
+    }
+}

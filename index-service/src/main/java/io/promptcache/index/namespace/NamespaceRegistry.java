@@ -1,0 +1,103 @@
+package io.promptcache.index.namespace;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import io.promptcache.index.api.ApiException;
+import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.kafka.KafkaProducers;
+import io.promptcache.index.streams.ReplicaStores;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.namespace.NamespaceSpec;
+import io.promptcache.schema.proto.NamespaceRecord;
+import io.promptcache.schema.topic.Topics;
+
+/**
+ * Registered namespaces, replicated through the compacted {@code namespaces} topic: registering writes the record
+ * (idempotent: the id is derived from the fields) and any replica resolves the id from its global store.
+ * Namespaces are immutable, so a resolved spec is cached for good.
+ */
+@ApplicationScoped
+public class NamespaceRegistry {
+
+    private final ReplicaStores stores;
+    private final KafkaProducers producers;
+    private final IndexConfig config;
+    private final Map<NamespaceId, NamespaceSpec> cache = new ConcurrentHashMap<>();
+
+    NamespaceRegistry(ReplicaStores stores, KafkaProducers producers, IndexConfig config) {
+        this.stores = stores;
+        this.producers = producers;
+        this.config = config;
+    }
+
+    /**
+     * Registers {@code spec} (a no-op write if it already is) and returns whether it was new to this replica.
+     *
+     * @throws ApiException 503 if Kafka did not acknowledge the record in time
+     */
+    public boolean register(NamespaceSpec spec) {
+        NamespaceId id = spec.id();
+        if (find(id) != null) {
+            return false;
+        }
+        NamespaceRecord record = spec.toRecord(System.currentTimeMillis());
+        String topic = producers.catalog().name(Topics.NAMESPACES);
+        try {
+            producers.plain().send(new ProducerRecord<>(topic, Topics.NAMESPACES.keySerde().serializer()
+                    .serialize(topic, id), Topics.NAMESPACES.valueSerde().serializer().serialize(topic, record)))
+                    .get(config.store().kafkaTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("KafkaUnavailable", "interrupted", config.retryAfter(), e);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            throw ApiException.unavailable("KafkaUnavailable",
+                    "the namespace could not be registered: Kafka did not acknowledge it (" + e + ")",
+                    config.retryAfter(), e);
+        }
+        cache.put(id, spec);
+        return true;
+    }
+
+    /** The namespace with this id, or null if no replica registered it. */
+    public NamespaceSpec find(NamespaceId id) {
+        NamespaceSpec spec = cache.get(id);
+        if (spec != null) {
+            return spec;
+        }
+        NamespaceRecord record = stores.namespace(id);
+        if (record == null) {
+            return null;
+        }
+        try {
+            spec = NamespaceSpec.fromRecord(record);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        cache.put(id, spec);
+        return spec;
+    }
+
+    /** The namespace with this text id (400 if malformed, 404 if unknown). */
+    public NamespaceSpec require(String namespaceId) {
+        NamespaceId id;
+        try {
+            id = NamespaceId.parse(namespaceId);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        NamespaceSpec spec = find(id);
+        if (spec == null) {
+            throw ApiException.notFound("UnknownNamespace", "namespace " + namespaceId
+                    + " is not registered: POST /v1/namespaces with its fields first");
+        }
+        return spec;
+    }
+}

@@ -1,0 +1,65 @@
+package io.promptcache.index.store;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.streams.ReplicaStores;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.NodeState;
+import io.promptcache.schema.proto.NodeStatus;
+
+/**
+ * Where a new object goes: weighted rendezvous hashing of its id over the live storage nodes, weight = free bytes
+ * (capacity - used) from their heartbeats on {@code nodes}. A node is live while it says UP and its last heartbeat
+ * is younger than {@code liveness-intervals} heartbeat intervals; a node without room for the object is skipped.
+ */
+@ApplicationScoped
+public class Placement {
+
+    private final ReplicaStores stores;
+    private final int livenessIntervals;
+
+    Placement(ReplicaStores stores, IndexConfig config) {
+        this.stores = stores;
+        this.livenessIntervals = config.storage().livenessIntervals();
+    }
+
+    /** The live nodes now. */
+    public List<NodeStatus> liveNodes() {
+        long now = System.currentTimeMillis();
+        List<NodeStatus> live = new ArrayList<>();
+        for (NodeStatus node : stores.nodes()) {
+            if (isLive(node, now, livenessIntervals)) {
+                live.add(node);
+            }
+        }
+        return live;
+    }
+
+    /** The node for a new object of {@code bytes}, or null if no live node has room. */
+    public NodeStatus choose(ObjectId objectId, long bytes) {
+        List<NodeStatus> live = liveNodes();
+        List<Rendezvous.Candidate> candidates = new ArrayList<>(live.size());
+        for (NodeStatus node : live) {
+            long free = node.getCapacityBytes() - node.getUsedBytes();
+            if (free >= bytes) {
+                candidates.add(new Rendezvous.Candidate(node.getNodeId(), Math.max(1, free)));
+            }
+        }
+        Rendezvous.Candidate winner = Rendezvous.choose(objectId.toBytes(), candidates);
+        if (winner == null) {
+            return null;
+        }
+        return live.stream().filter(n -> n.getNodeId().equals(winner.nodeId())).findFirst().orElseThrow();
+    }
+
+    /** Whether {@code node} is UP with a heartbeat younger than {@code intervals} of its intervals. */
+    public static boolean isLive(NodeStatus node, long now, int intervals) {
+        long interval = Math.max(1, node.getHeartbeatIntervalMs());
+        return node.getState() == NodeState.NODE_STATE_UP && !node.getEndpoint().isEmpty()
+                && now - node.getHeartbeatAtMs() <= intervals * interval;
+    }
+}

@@ -1,0 +1,54 @@
+package io.promptcache.index.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
+
+/**
+ * Weighted rendezvous (highest random weight) hashing: each candidate scores {@code w / -ln(u)} with {@code u} a
+ * uniform hash of (object id, node id) in (0, 1); the highest score wins. A node gets objects in proportion to its
+ * weight, the choice of an object never depends on the order of the candidates, and adding or removing a node only
+ * moves the objects that node wins or held.
+ */
+public final class Rendezvous {
+
+    private static final Hasher64 HASH = Hashing.xxh3_64();
+
+    private Rendezvous() {
+    }
+
+    /**
+     * A candidate node.
+     *
+     * @param nodeId the node's id
+     * @param weight positive weight (free bytes)
+     */
+    public record Candidate(String nodeId, double weight) {
+    }
+
+    /** The winning candidate for {@code objectId}, or null if there is none. */
+    public static Candidate choose(byte[] objectId, List<Candidate> candidates) {
+        Candidate best = null;
+        double bestScore = Double.NEGATIVE_INFINITY;
+        for (Candidate c : candidates) {
+            double score = score(objectId, c);
+            if (score > bestScore || (score == bestScore && best != null && c.nodeId().compareTo(best.nodeId()) < 0)) {
+                best = c;
+                bestScore = score;
+            }
+        }
+        return best;
+    }
+
+    static double score(byte[] objectId, Candidate candidate) {
+        byte[] node = candidate.nodeId().getBytes(StandardCharsets.UTF_8);
+        byte[] input = new byte[objectId.length + 1 + node.length];
+        System.arraycopy(objectId, 0, input, 0, objectId.length);
+        System.arraycopy(node, 0, input, objectId.length + 1, node.length);
+        long h = HASH.hashBytesToLong(input);
+        double u = ((h >>> 11) + 0.5) / (1L << 53);
+        return candidate.weight() / -Math.log(u);
+    }
+}

@@ -1,0 +1,166 @@
+package io.promptcache.index.streams;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+import io.promptcache.index.lookup.PrefixIndex;
+import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.NamespaceRecord;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.PrefixEntry;
+
+/**
+ * This replica's reads of its global stores (PrefixMap, ObjectTable, nodes, namespaces), all local. A value that
+ * cannot be decoded (a poison record copied in by a store restore, which bypasses the deserialization handler) is
+ * treated as absent and counted, never served. Before Kafka Streams is RUNNING the stores are not queryable:
+ * {@link #ready()} says so and reads throw {@link InvalidStateStoreException}.
+ */
+@ApplicationScoped
+public class ReplicaStores implements PrefixIndex {
+
+    private final KafkaStreams streams;
+    private final LongAdder unreadable = new LongAdder();
+    private volatile ReadOnlyKeyValueStore<PrefixKey, PrefixEntry> prefixes;
+    private volatile ReadOnlyKeyValueStore<ObjectId, ObjectRecord> objects;
+    private volatile ReadOnlyKeyValueStore<NodeId, NodeStatus> nodes;
+    private volatile ReadOnlyKeyValueStore<NamespaceId, NamespaceRecord> namespaces;
+
+    ReplicaStores(KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    /** True once the global stores have been restored and follow their topics. */
+    public boolean ready() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** Throws (mapped to 503 + Retry-After) unless {@link #ready()}. */
+    public void requireReady() {
+        KafkaStreams.State state = streams.state();
+        if (state != KafkaStreams.State.RUNNING) {
+            throw new InvalidStateStoreException("Kafka Streams is " + state + ", not RUNNING");
+        }
+    }
+
+    @Override
+    public PrefixEntry prefix(PrefixKey key) {
+        try {
+            return prefixes().get(key);
+        } catch (SerializationException e) {
+            unreadable.increment();
+            return null;
+        }
+    }
+
+    @Override
+    public boolean isLive(String objectId) {
+        try {
+            ObjectRecord record = object(ObjectId.parse(objectId));
+            return record != null && record.getState() == ObjectState.OBJECT_STATE_LIVE;
+        } catch (IllegalArgumentException e) {
+            unreadable.increment();
+            return false;
+        }
+    }
+
+    /** The object's record (LIVE or TOMBSTONED), or null. */
+    public ObjectRecord object(ObjectId id) {
+        try {
+            return objects().get(id);
+        } catch (SerializationException e) {
+            unreadable.increment();
+            return null;
+        }
+    }
+
+    /** The node's last heartbeat, or null. */
+    public NodeStatus node(String nodeId) {
+        try {
+            return nodeStore().get(new NodeId(nodeId));
+        } catch (SerializationException | IllegalArgumentException e) {
+            unreadable.increment();
+            return null;
+        }
+    }
+
+    /** Every node's last heartbeat (a handful of entries). */
+    public List<NodeStatus> nodes() {
+        List<NodeStatus> all = new ArrayList<>();
+        try (KeyValueIterator<NodeId, NodeStatus> it = nodeStore().all()) {
+            while (it.hasNext()) {
+                try {
+                    NodeStatus status = it.next().value;
+                    if (status != null) {
+                        all.add(status);
+                    }
+                } catch (SerializationException e) {
+                    unreadable.increment();
+                }
+            }
+        }
+        return all;
+    }
+
+    /** The registered namespace, or null. */
+    public NamespaceRecord namespace(NamespaceId id) {
+        try {
+            return namespaceStore().get(id);
+        } catch (SerializationException e) {
+            unreadable.increment();
+            return null;
+        }
+    }
+
+    /** Store values that could not be decoded since start. */
+    public long unreadableValues() {
+        return unreadable.sum();
+    }
+
+    private ReadOnlyKeyValueStore<PrefixKey, PrefixEntry> prefixes() {
+        if (prefixes == null) {
+            prefixes = store(TopologyProducer.PREFIX_MAP);
+        }
+        return prefixes;
+    }
+
+    private ReadOnlyKeyValueStore<ObjectId, ObjectRecord> objects() {
+        if (objects == null) {
+            objects = store(TopologyProducer.OBJECT_TABLE);
+        }
+        return objects;
+    }
+
+    private ReadOnlyKeyValueStore<NodeId, NodeStatus> nodeStore() {
+        if (nodes == null) {
+            nodes = store(TopologyProducer.NODE_TABLE);
+        }
+        return nodes;
+    }
+
+    private ReadOnlyKeyValueStore<NamespaceId, NamespaceRecord> namespaceStore() {
+        if (namespaces == null) {
+            namespaces = store(TopologyProducer.NAMESPACE_TABLE);
+        }
+        return namespaces;
+    }
+
+    private <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<K, V> keyValueStore()));
+    }
+}

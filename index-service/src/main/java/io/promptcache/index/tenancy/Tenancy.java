@@ -1,0 +1,104 @@
+package io.promptcache.index.tenancy;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.ws.rs.core.HttpHeaders;
+
+import org.jboss.logging.Logger;
+
+import io.promptcache.index.api.ApiException;
+import io.promptcache.index.config.IndexConfig;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * API keys bound to tenants ({@code promptcache.index.auth.*}). A key is sent as {@code Authorization: Bearer <key>}
+ * or {@code X-Api-Key: <key>}. In {@code api-key} mode a missing or unknown key is 401 and a namespace or object of
+ * another tenant is 403. In {@code open} mode (local development) no key is asked for; that is logged at start.
+ */
+@ApplicationScoped
+public class Tenancy {
+
+    private static final Logger LOG = Logger.getLogger(Tenancy.class);
+    static final String API_KEY_HEADER = "X-Api-Key";
+
+    private final boolean open;
+    /** SHA-256 of each key -> tenant: keys are compared as digests, never kept as text. */
+    private final Map<String, String> tenantByKeyDigest = new HashMap<>();
+
+    Tenancy(IndexConfig config) {
+        this.open = config.auth().mode() == IndexConfig.Auth.Mode.OPEN;
+        config.auth().tenants().forEach((tenant, settings) -> settings.apiKeys().forEach(key -> {
+            if (key.isBlank()) {
+                throw new IllegalArgumentException("tenant " + tenant + " has a blank API key");
+            }
+            String previous = tenantByKeyDigest.put(digest(key), tenant);
+            if (previous != null && !previous.equals(tenant)) {
+                throw new IllegalArgumentException("one API key is configured for tenants " + previous + " and "
+                        + tenant + ": a key belongs to exactly one tenant");
+            }
+        }));
+        if (!open && tenantByKeyDigest.isEmpty()) {
+            throw new IllegalArgumentException("promptcache.index.auth.mode=api-key needs at least one key: "
+                    + "promptcache.index.auth.tenants.<tenant>.api-keys=<key>");
+        }
+    }
+
+    void logMode(@Observes StartupEvent event) {
+        if (open) {
+            LOG.warn("Auth mode OPEN: no API keys, every caller reaches every namespace. For local development only; "
+                    + "set promptcache.index.auth.mode=api-key and promptcache.index.auth.tenants.<tenant>.api-keys");
+        } else {
+            LOG.infof("Auth mode API-KEY: %d key(s) for %d tenant(s)", tenantByKeyDigest.size(),
+                    tenantByKeyDigest.values().stream().distinct().count());
+        }
+    }
+
+    /** The caller of a request (401 in api-key mode without a valid key). */
+    public Caller caller(HttpHeaders headers) {
+        if (open) {
+            return Caller.OPEN;
+        }
+        String key = key(headers);
+        if (key == null) {
+            throw new ApiException(401, "MissingApiKey",
+                    "send an API key: Authorization: Bearer <key> or " + API_KEY_HEADER + ": <key>");
+        }
+        String tenant = tenantByKeyDigest.get(digest(key));
+        if (tenant == null) {
+            throw new ApiException(401, "InvalidApiKey", "the API key is not configured for any tenant");
+        }
+        return new Caller(tenant);
+    }
+
+    /** 403 unless the caller may use what {@code ownerTenant} owns. */
+    public void authorize(Caller caller, String ownerTenant, String what) {
+        if (!caller.mayUse(ownerTenant)) {
+            throw new ApiException(403, "Forbidden",
+                    what + " belongs to another tenant; this API key is bound to tenant " + caller.tenant());
+        }
+    }
+
+    private static String key(HttpHeaders headers) {
+        String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
+        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            String key = authorization.substring(7).trim();
+            return key.isEmpty() ? null : key;
+        }
+        String key = headers.getHeaderString(API_KEY_HEADER);
+        return key == null || key.isBlank() ? null : key.trim();
+    }
+
+    private static String digest(String key) {
+        try {
+            return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK provides SHA-256", e);
+        }
+    }
+}

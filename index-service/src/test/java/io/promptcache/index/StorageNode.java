@@ -1,0 +1,60 @@
+package io.promptcache.index;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import io.promptcache.devservices.testing.ServiceProcess;
+
+/**
+ * A real storage node (the packaged storage-node app, its own process) heartbeating to {@code bootstrap}, with a
+ * fresh data dir under target/. Heartbeats every 200 ms so placement sees it at once.
+ */
+public final class StorageNode implements AutoCloseable {
+
+    private final ServiceProcess process;
+    private final String nodeId;
+
+    private StorageNode(ServiceProcess process, String nodeId) {
+        this.process = process;
+        this.nodeId = nodeId;
+    }
+
+    public static StorageNode start(String bootstrap, Map<String, String> extra) {
+        String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
+        Path dir = Path.of("target", "storage-nodes", nodeId).toAbsolutePath();
+        int port = ServiceProcess.freePort();
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("quarkus.http.port", Integer.toString(port));
+        props.put("kafka.bootstrap.servers", bootstrap);
+        props.put("promptcache.storage.node-id", nodeId);
+        props.put("promptcache.storage.data-dir", dir.resolve("data").toString());
+        props.put("promptcache.storage.heartbeat-interval", "200ms");
+        props.put("promptcache.storage.capacity-bytes", Long.toString(1L << 30));
+        props.put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
+        props.put("quarkus.log.level", "WARN");
+        props.putAll(extra);
+        return new StorageNode(ServiceProcess.of("storage-node", props, dir.resolve("node.log"))
+                .start(Duration.ofSeconds(90)), nodeId);
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    public String endpoint() {
+        return "http://127.0.0.1:" + process.port();
+    }
+
+    /** Crash: SIGKILL. */
+    public void kill() {
+        process.kill();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

@@ -1,0 +1,116 @@
+package io.promptcache.index.api;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
+
+/**
+ * Namespaces and lookups without a storage node: registration, misses, and every kind of bad input answered with
+ * a 4xx and a message (never a 500).
+ */
+@QuarkusTest
+class RequestValidationTest {
+
+    @BeforeEach
+    void ready() {
+        ServiceHealthContract.awaitReady();
+    }
+
+    @Test
+    void shouldRegisterANamespaceIdempotently() {
+        Map<String, Object> fields = Map.of("modelFingerprint", "llama@1", "dtype", "bf16", "blockSize", 16,
+                "hashAlgorithm", "xxh3-128");
+        String id = given().contentType(ContentType.JSON).body(fields).post("/v1/namespaces").then()
+                .statusCode(201).body("tenant", equalTo("default")).body("hashAlgorithm", equalTo("xxh3-128"))
+                .extract().path("id");
+        given().contentType(ContentType.JSON).body(fields).post("/v1/namespaces").then().statusCode(200)
+                .body("id", equalTo(id));
+        given().get("/v1/namespaces/" + id).then().statusCode(200).body("modelFingerprint", equalTo("llama@1"))
+                .body("blockSize", equalTo(16));
+        String other = given().contentType(ContentType.JSON).body(Map.of("modelFingerprint", "llama@1", "dtype",
+                "bf16", "blockSize", 16, "salt", "s1")).post("/v1/namespaces").then().statusCode(201).extract()
+                .path("id");
+        org.assertj.core.api.Assertions.assertThat(other).as("a salt changes the namespace").isNotEqualTo(id);
+    }
+
+    @Test
+    void shouldRejectInvalidNamespaceFields() {
+        given().contentType(ContentType.JSON).body(Map.of("dtype", "bf16", "blockSize", 16))
+                .post("/v1/namespaces").then().statusCode(400).body("message", containsString("modelFingerprint"));
+        given().contentType(ContentType.JSON).body(Map.of("modelFingerprint", "m", "dtype", "bf16", "blockSize", 0))
+                .post("/v1/namespaces").then().statusCode(400).body("message", containsString("blockSize"));
+        given().contentType(ContentType.JSON).body(Map.of("modelFingerprint", "m", "dtype", "bf16", "blockSize", 16,
+                "hashAlgorithm", "md5")).post("/v1/namespaces").then().statusCode(400)
+                .body("message", containsString("sha256 or xxh3-128"));
+        given().contentType(ContentType.JSON).body("{\"modelFingerprint\": ").post("/v1/namespaces").then()
+                .statusCode(400).body("error", equalTo("MalformedJson"));
+    }
+
+    @Test
+    void shouldAnswerAMissWith200() {
+        String ns = Api.namespace("miss-model");
+        Api.lookup(ns, Api.tokens(100, 1)).statusCode(200).body("hit", equalTo(false))
+                .body("objectId", nullValue()).body("probes", not(equalTo(0)));
+        given().contentType(LookupResource.TOKENS_BINARY).body(Api.binary(Api.tokens(100, 1)))
+                .post("/v1/namespaces/" + ns + "/lookup").then().statusCode(200).body("hit", equalTo(false));
+        Api.lookup(ns, Api.tokens(15, 1)).statusCode(200).body("hit", equalTo(false)).body("probes", equalTo(0));
+    }
+
+    @Test
+    void shouldRejectBadLookups() {
+        String ns = Api.namespace("bad-input-model");
+        String path = "/v1/namespaces/" + ns + "/lookup";
+        given().contentType(ContentType.JSON).body("{\"tokens\": [1, 2,").post(path).then().statusCode(400)
+                .body("error", equalTo("MalformedJson"));
+        given().contentType(ContentType.JSON).body("{\"tokens\": [\"a\"]}").post(path).then().statusCode(400);
+        given().contentType(ContentType.JSON).body("{\"tokens\": []}").post(path).then().statusCode(400)
+                .body("message", containsString("empty"));
+        given().contentType(ContentType.JSON).body("{}").post(path).then().statusCode(400)
+                .body("message", containsString("exactly one of"));
+        given().contentType(ContentType.JSON).body("{\"tokens\": [1], \"blockHashes\": [\"00\"]}").post(path).then()
+                .statusCode(400).body("message", containsString("exactly one of"));
+        given().contentType(ContentType.JSON).body("{\"blockHashes\": [\"zz\"]}").post(path).then().statusCode(400)
+                .body("message", containsString("blockHashes[0]"));
+        given().contentType(LookupResource.TOKENS_BINARY).body(new byte[7]).post(path).then().statusCode(400)
+                .body("message", containsString("multiple of 4"));
+        given().contentType(LookupResource.TOKENS_BINARY).body(new byte[0]).post(path).then().statusCode(400);
+        given().contentType("text/plain").body("1 2 3").post(path).then().statusCode(415);
+    }
+
+    @Test
+    void shouldRefuseMoreTokensThanTheMaximumWith413() {
+        String ns = Api.namespace("too-long-model");
+        Api.lookup(ns, new int[131_073]).statusCode(413).body("error", equalTo("TooManyTokens"))
+                .body("message", containsString("promptcache.index.max-tokens"));
+        given().contentType(LookupResource.TOKENS_BINARY).body(new byte[131_073 * 4])
+                .post("/v1/namespaces/" + ns + "/lookup").then().statusCode(413);
+    }
+
+    @Test
+    void shouldAnswer404ForAnUnknownNamespace() {
+        Api.lookup("0123456789abcdef0123456789abcdef", new int[32]).statusCode(404)
+                .body("error", equalTo("UnknownNamespace"));
+        given().get("/v1/namespaces/0123456789abcdef0123456789abcdef").then().statusCode(404);
+        Api.lookup("not-an-id", new int[32]).statusCode(400).body("message", containsString("32 lowercase hex"));
+        given().post("/v1/objects/01JAAAAAAAAAAAAAAAAAAAAAAA/invalidate").then().statusCode(404)
+                .body("error", equalTo("UnknownObject"));
+        given().post("/v1/objects/nope/invalidate").then().statusCode(400);
+    }
+
+    @Test
+    void shouldPublishTheOpenApiDocument() {
+        given().get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths", org.hamcrest.Matchers.hasKey("/v1/namespaces/{namespace}/lookup"));
+    }
+}
