@@ -1,0 +1,97 @@
+package io.promptcache.index.api;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.EmbeddedKafkaBroker;
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.index.StorageNode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+
+/**
+ * Kafka goes away during a store (its own broker, stopped after a first store succeeded): the store fails with
+ * 503 + Retry-After within the Kafka timeout, nothing is advertised, and the bytes already PUT stay on the node for
+ * the GC's orphan sweep.
+ */
+@QuarkusTest
+@TestProfile(KafkaDownStoreTest.OwnBroker.class)
+class KafkaDownStoreTest {
+
+    @Test
+    void shouldFailTheStoreAndLeaveTheOrphanBytesWhenKafkaIsDown() throws Exception {
+        ServiceHealthContract.awaitReady();
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        try (StorageNode node = StorageNode.start(bootstrap, Map.of())) {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
+                    .statusCode(200));
+            String ns = Api.namespace("kafka-down-model");
+            int[] stored = Api.tokens(4 * 16, 1);
+            Api.store(ns, stored, 100, new byte[400]).statusCode(201);
+
+            OwnBroker.stop();
+            int[] prompt = Api.tokens(8 * 16, 2);
+            long start = System.nanoTime();
+            Api.store(ns, prompt, 100, Api.randomBytes(800, 3)).statusCode(503)
+                    .header("Retry-After", notNullValue()).body("error", equalTo("KafkaUnavailable"))
+                    .body("message", containsString("nothing was advertised"));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+            Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
+
+            try (S3Client s3 = S3Client.builder().endpointOverride(URI.create(node.endpoint()))
+                    .region(Region.US_EAST_1).credentialsProvider(AnonymousCredentialsProvider.create())
+                    .forcePathStyle(true).build()) {
+                assertThat(s3.listObjectsV2(b -> b.bucket("promptcache-kv").prefix(ns + "/")).contents())
+                        .as("the stored object and the orphan of the failed store").hasSize(2)
+                        .extracting(S3Object::size).containsExactlyInAnyOrder(400L, 800L);
+            }
+        }
+    }
+
+    /**
+     * The service on a broker of its own, so the test can stop it. The profile and the test run in different class
+     * loaders (and Quarkus asks it for its config in both), so the one broker is handed over through the system
+     * properties: the broker as an {@link AutoCloseable}, its address as a string.
+     */
+    public static class OwnBroker implements QuarkusTestProfile {
+
+        private static final String KEY = "promptcache.test.kafka-down-broker";
+
+        static void stop() throws Exception {
+            ((AutoCloseable) System.getProperties().get(KEY)).close();
+        }
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            synchronized (System.getProperties()) {
+                if (!System.getProperties().containsKey(KEY)) {
+                    EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
+                            .withPartitions(1));
+                    System.getProperties().put(KEY, broker);
+                    System.setProperty(KEY + ".bootstrap", broker.bootstrapServers());
+                }
+            }
+            return Map.of("kafka.bootstrap.servers", System.getProperty(KEY + ".bootstrap"),
+                    "promptcache.index.storage.liveness-intervals", "100000",
+                    "promptcache.index.store.kafka-timeout", "3s",
+                    "quarkus.kafka.health.enabled", "false");
+        }
+    }
+}

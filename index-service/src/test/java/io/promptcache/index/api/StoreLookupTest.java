@@ -1,0 +1,220 @@
+package io.promptcache.index.api;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.index.StorageNode;
+import io.promptcache.index.access.AccessSampler;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * The engine's whole path on the real broker and a real storage node (its own process): store, lookup, one range
+ * GET of exactly the stored bytes of the matched blocks; shared prefixes, namespaces, dedup, invalidate, delete,
+ * the two-step store, the load proxy and store-side bad input.
+ */
+@QuarkusTest
+class StoreLookupTest {
+
+    private static final int BLOCK_BYTES = 1024;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static StorageNode node;
+
+    @Inject
+    AccessSampler access;
+
+    @BeforeAll
+    static void startNode() {
+        node = StorageNode.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+                Map.of());
+    }
+
+    @AfterAll
+    static void stopNode() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @BeforeEach
+    void ready() {
+        ServiceHealthContract.awaitReady();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
+                .statusCode(200));
+    }
+
+    @Test
+    void shouldHitWithTheRangeOfTheStoredBlocksAndServeExactlyThoseBytes() throws Exception {
+        String ns = Api.namespace("path-model");
+        int[] prompt = Api.tokens(20 * 16 + 5, 11);
+        byte[] kv = Api.randomBytes(20 * BLOCK_BYTES, 12);
+        String objectId = Api.store(ns, prompt, BLOCK_BYTES, kv).statusCode(201).body("deduplicated", equalTo(false))
+                .body("blocks", equalTo(20)).body("tokens", equalTo(320)).body("node", equalTo(node.nodeId()))
+                .extract().path("objectId");
+
+        ExtractableResponse<Response> hit = Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(true))
+                .body("objectId", equalTo(objectId)).body("blocks", equalTo(20)).body("tokens", equalTo(320))
+                .body("usableBytes", equalTo(20 * BLOCK_BYTES)).body("range", equalTo("bytes=0-20479")).extract();
+        assertThat(rangeGet(hit.path("location"), hit.path("range"))).isEqualTo(kv);
+
+        int[] longer = Arrays.copyOf(prompt, 40 * 16);
+        System.arraycopy(Api.tokens(longer.length, 99), 12 * 16, longer, 12 * 16, longer.length - 12 * 16);
+        ExtractableResponse<Response> shorter = Api.lookup(ns, longer).statusCode(200).body("hit", equalTo(true))
+                .body("objectId", equalTo(objectId)).body("blocks", equalTo(12))
+                .body("usableBytes", equalTo(12 * BLOCK_BYTES)).body("range", equalTo("bytes=0-12287")).extract();
+        assertThat(rangeGet(shorter.path("location"), shorter.path("range")))
+                .isEqualTo(Arrays.copyOf(kv, 12 * BLOCK_BYTES));
+
+        byte[] binary = Api.binary(prompt);
+        given().contentType(LookupResource.TOKENS_BINARY).body(binary).post("/v1/namespaces/" + ns + "/lookup")
+                .then().statusCode(200).body("objectId", equalTo(objectId)).body("blocks", equalTo(20));
+
+        String otherModel = Api.namespace("path-model-other");
+        Api.lookup(otherModel, prompt).statusCode(200).body("hit", equalTo(false));
+
+        access.flush();
+        assertThat(access.published()).as("hits reach the access topic, aggregated").isPositive();
+        given().get("/q/metrics").then().statusCode(200).body(containsString("promptcache_lookup_seconds_bucket"))
+                .body(containsString("promptcache_lookup_hit_ratio{namespace=\"" + ns + "\"}"))
+                .body(containsString("promptcache_advertise_visible_seconds_count"))
+                .body(containsString("promptcache_store_seconds_count{outcome=\"stored\"}"));
+    }
+
+    @Test
+    void shouldDeduplicateAStoreThatALiveObjectCovers() {
+        String ns = Api.namespace("dedup-model");
+        int[] prompt = Api.tokens(8 * 16, 21);
+        String first = Api.store(ns, prompt, 256, Api.randomBytes(8 * 256, 1)).statusCode(201).extract()
+                .path("objectId");
+        Api.store(ns, prompt, 256, Api.randomBytes(8 * 256, 2)).statusCode(200).body("deduplicated", equalTo(true))
+                .body("objectId", equalTo(first));
+        Api.store(ns, Arrays.copyOf(prompt, 5 * 16), 256, Api.randomBytes(5 * 256, 3)).statusCode(200)
+                .body("objectId", equalTo(first));
+    }
+
+    @Test
+    void shouldNeverReturnAnInvalidatedOrDeletedObject() throws Exception {
+        String ns = Api.namespace("tombstone-model");
+        int[] prompt = Api.tokens(6 * 16, 31);
+        byte[] kv = Api.randomBytes(6 * 512, 32);
+        String objectId = Api.store(ns, prompt, 512, kv).statusCode(201).extract().path("objectId");
+        Api.lookup(ns, prompt).body("hit", equalTo(true));
+
+        given().post("/v1/objects/" + objectId + "/invalidate").then().statusCode(200)
+                .body("state", equalTo("TOMBSTONED")).body("reason", equalTo("TOMBSTONE_REASON_INVALIDATED"));
+        Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
+        given().post("/v1/objects/" + objectId + "/invalidate").then().statusCode(200);
+        byte[] graceRead = given().header("Range", "bytes=0-511").get("/v1/objects/" + objectId).then()
+                .statusCode(206).extract().asByteArray();
+        assertThat(graceRead).as("readable during the grace window").isEqualTo(Arrays.copyOf(kv, 512));
+
+        String again = Api.store(ns, prompt, 512, kv).statusCode(201).extract().path("objectId");
+        assertThat(again).isNotEqualTo(objectId);
+        Api.lookup(ns, prompt).body("objectId", equalTo(again));
+        given().delete("/v1/objects/" + again).then().statusCode(202).body("reason",
+                equalTo("TOMBSTONE_REASON_OWNER_DELETE"));
+        Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
+    }
+
+    @Test
+    void shouldStoreInTwoStepsWithADirectPutToTheNode() throws Exception {
+        String ns = Api.namespace("two-step-model");
+        int[] prompt = Api.tokens(10 * 16, 41);
+        byte[] kv = Api.randomBytes(10 * 2048, 42);
+        Map<String, Object> description = Map.of("tokens", prompt, "layout", Map.of("bytesPerBlock", 2048),
+                "priority", 3);
+        ExtractableResponse<Response> reservation = given().contentType(ContentType.JSON).body(description)
+                .post("/v1/namespaces/" + ns + "/reservations").then().statusCode(200)
+                .body("deduplicated", equalTo(false)).body("bytes", equalTo(kv.length)).extract();
+        String objectId = reservation.path("objectId");
+        Map<String, Object> commit = Map.of("tokens", prompt, "layout", Map.of("bytesPerBlock", 2048), "priority", 3,
+                "node", reservation.path("node"));
+        given().contentType(ContentType.JSON).body(commit).post(reservation.<String> path("commitPath")).then()
+                .statusCode(409).body("error", equalTo("NotUploaded"));
+
+        HttpResponse<String> put = HTTP.send(HttpRequest.newBuilder(URI.create(reservation.path("uploadUrl")))
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(kv)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+        given().contentType(ContentType.JSON).body(commit).post(reservation.<String> path("commitPath")).then()
+                .statusCode(201).body("objectId", equalTo(objectId));
+        given().contentType(ContentType.JSON).body(commit).post(reservation.<String> path("commitPath")).then()
+                .statusCode(200).body("deduplicated", equalTo(true));
+        Api.lookup(ns, prompt).body("hit", equalTo(true)).body("objectId", equalTo(objectId));
+
+        byte[] loaded = given().header("Range", "bytes=2048-4095").get("/v1/objects/" + objectId).then()
+                .statusCode(206).header("Content-Range", equalTo("bytes 2048-4095/" + kv.length)).extract()
+                .asByteArray();
+        assertThat(loaded).isEqualTo(Arrays.copyOfRange(kv, 2048, 4096));
+        assertThat(given().get("/v1/objects/" + objectId).then().statusCode(200).extract().asByteArray())
+                .isEqualTo(kv);
+        given().contentType(ContentType.JSON).body(description).post("/v1/namespaces/" + ns + "/reservations")
+                .then().statusCode(200).body("deduplicated", equalTo(true)).body("objectId", equalTo(objectId));
+    }
+
+    @Test
+    void shouldStoreAndLookUpByEngineBlockHashes() {
+        String ns = Api.namespace("block-hash-model");
+        List<String> hashes = List.of("0a0b", "1c1d", "2e2f", "3031");
+        String head = "{\"blockHashes\":[\"0a0b\",\"1c1d\",\"2e2f\",\"3031\"],\"layout\":{\"blockEndOffsets\":"
+                + "[100,250,300,1000]}}";
+        String objectId = given().contentType(StoreResource.STORE_FRAMED)
+                .body(Api.framed(head, Api.randomBytes(1000, 5))).post("/v1/namespaces/" + ns + "/objects").then()
+                .statusCode(201).extract().path("objectId");
+        given().contentType(ContentType.JSON).body(Map.of("blockHashes", List.of("0a0b", "1c1d", "ffff")))
+                .post("/v1/namespaces/" + ns + "/lookup").then().statusCode(200).body("objectId", equalTo(objectId))
+                .body("blocks", equalTo(2)).body("usableBytes", equalTo(250));
+        given().contentType(ContentType.JSON).body(Map.of("blockHashes", hashes))
+                .post("/v1/namespaces/" + ns + "/lookup").then().body("usableBytes", equalTo(1000));
+    }
+
+    @Test
+    void shouldRejectBadStoresWithoutStoringAnything() {
+        String ns = Api.namespace("bad-store-model");
+        String path = "/v1/namespaces/" + ns + "/objects";
+        int[] prompt = Api.tokens(4 * 16, 51);
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(Api.head(prompt, 100, 0), new byte[399]))
+                .post(path).then().statusCode(400).body("message", containsString("layout says 400"));
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokens\":[1,2]", new byte[10]))
+                .post(path).then().statusCode(400).body("error", equalTo("MalformedJson"));
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokens\":[1,2,3]}", new byte[0]))
+                .post(path).then().statusCode(400).body("message", containsString("one block"));
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokens\":" + Arrays.toString(prompt)
+                + "}", new byte[0])).post(path).then().statusCode(400).body("message", containsString("layout"));
+        given().contentType(StoreResource.STORE_FRAMED).body(new byte[]{(byte) 0xff, (byte) 0xff, 0, 0, 1}).post(path)
+                .then().statusCode(400).body("message", containsString("uint32 LE"));
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokens\":" + Arrays.toString(prompt)
+                + ",\"layout\":{\"blockEndOffsets\":[5,4,9,10]}}", new byte[10])).post(path).then().statusCode(400)
+                .body("message", containsString("strictly increasing"));
+        Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
+    }
+
+    private static byte[] rangeGet(String location, String range) throws Exception {
+        HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(URI.create(location)).header("Range", range)
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(response.statusCode()).isEqualTo(206);
+        return response.body();
+    }
+}

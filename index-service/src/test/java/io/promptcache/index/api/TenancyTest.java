@@ -1,0 +1,109 @@
+package io.promptcache.index.api;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.index.StorageNode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+/** API keys bound to tenants: 401 without a valid key, 403 across tenants, and tenants never share an entry. */
+@QuarkusTest
+@TestProfile(TenancyTest.ApiKeys.class)
+class TenancyTest {
+
+    private static final Map<String, Object> FIELDS = Map.of("modelFingerprint", "shared-model@1", "dtype", "fp8",
+            "blockSize", 16);
+    private static StorageNode node;
+
+    @BeforeAll
+    static void startNode() {
+        node = StorageNode.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+                Map.of());
+    }
+
+    @AfterAll
+    static void stopNode() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @BeforeEach
+    void ready() {
+        ServiceHealthContract.awaitReady();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
+                .statusCode(200));
+    }
+
+    private static RequestSpecification as(String key) {
+        return given().header("Authorization", "Bearer " + key);
+    }
+
+    @Test
+    void shouldRefuseRequestsWithoutAValidKey() {
+        given().contentType(ContentType.JSON).body(FIELDS).post("/v1/namespaces").then().statusCode(401)
+                .header("WWW-Authenticate", containsString("Bearer")).body("error", equalTo("MissingApiKey"));
+        as("not-a-key").contentType(ContentType.JSON).body(FIELDS).post("/v1/namespaces").then().statusCode(401)
+                .body("error", equalTo("InvalidApiKey"));
+        given().header("X-Api-Key", "wrong").contentType(ContentType.JSON).body(Map.of("tokens", new int[16]))
+                .post("/v1/namespaces/0123456789abcdef0123456789abcdef/lookup").then().statusCode(401);
+    }
+
+    @Test
+    void shouldKeepTenantsApart() {
+        String acme = as("acme-key-1").contentType(ContentType.JSON).body(FIELDS).post("/v1/namespaces").then()
+                .statusCode(201).body("tenant", equalTo("acme")).extract().path("id");
+        String globex = given().header("X-Api-Key", "globex-key").contentType(ContentType.JSON).body(FIELDS)
+                .post("/v1/namespaces").then().statusCode(201).body("tenant", equalTo("globex")).extract().path("id");
+        assertThat(globex).as("the tenant is part of the namespace id").isNotEqualTo(acme);
+
+        int[] prompt = Api.tokens(4 * 16, 7);
+        String objectId = as("acme-key-2").contentType(StoreResource.STORE_FRAMED)
+                .body(Api.framed(Api.head(prompt, 64, 0), new byte[256])).post("/v1/namespaces/" + acme + "/objects")
+                .then().statusCode(201).extract().path("objectId");
+        as("acme-key-1").contentType(ContentType.JSON).body(Map.of("tokens", prompt))
+                .post("/v1/namespaces/" + acme + "/lookup").then().statusCode(200).body("hit", equalTo(true));
+        as("globex-key").contentType(ContentType.JSON).body(Map.of("tokens", prompt))
+                .post("/v1/namespaces/" + globex + "/lookup").then().statusCode(200).body("hit", equalTo(false));
+
+        as("globex-key").contentType(ContentType.JSON).body(Map.of("tokens", prompt))
+                .post("/v1/namespaces/" + acme + "/lookup").then().statusCode(403).body("error", equalTo("Forbidden"));
+        as("globex-key").contentType(StoreResource.STORE_FRAMED)
+                .body(Api.framed(Api.head(prompt, 64, 0), new byte[256])).post("/v1/namespaces/" + acme + "/objects")
+                .then().statusCode(403);
+        as("globex-key").get("/v1/namespaces/" + acme).then().statusCode(403);
+        as("globex-key").contentType(ContentType.JSON).body(Map.of("modelFingerprint", "m", "dtype", "bf16",
+                "blockSize", 16, "tenant", "acme")).post("/v1/namespaces").then().statusCode(403);
+        as("globex-key").post("/v1/objects/" + objectId + "/invalidate").then().statusCode(403);
+        as("globex-key").delete("/v1/objects/" + objectId).then().statusCode(403);
+        as("globex-key").get("/v1/objects/" + objectId).then().statusCode(403);
+        as("acme-key-1").delete("/v1/objects/" + objectId).then().statusCode(202);
+    }
+
+    public static class ApiKeys implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("promptcache.index.auth.mode", "api-key",
+                    "promptcache.index.auth.tenants.acme.api-keys", "acme-key-1,acme-key-2",
+                    "promptcache.index.auth.tenants.globex.api-keys", "globex-key");
+        }
+    }
+}
