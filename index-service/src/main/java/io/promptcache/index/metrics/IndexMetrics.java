@@ -40,8 +40,9 @@ public class IndexMetrics {
         this.advertiseVisible = Timer.builder("promptcache.advertise.visible")
                 .description("Time from a store's advertisedAt to the ADVERTISE applied in this replica's PrefixMap "
                         + "(across hosts it includes clock skew)")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
+                .publishPercentileHistogram().publishPercentiles(0.5, 0.9, 0.99)
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
         this.collisions = Counter.builder("promptcache.lookup.collisions")
                 .description("PrefixMap entries whose block count disagreed with the request (quarantined)")
                 .register(registry);

@@ -1,0 +1,223 @@
+package io.promptcache.index;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.EmbeddedKafkaBroker;
+import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.index.api.Api;
+import io.promptcache.index.api.StoreResource;
+import io.promptcache.schema.hash.HashAlgorithm;
+import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.BlockLayout;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.serde.SchemaVersion;
+import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.Topics;
+import io.restassured.http.ContentType;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * Two index-service replicas (the packaged app, two processes on two ports) on one broker and one storage node:
+ * a store on one is a hit on the other (advertise-to-visible measured on the other replica); a replica killed and
+ * restarted on its state dir, and one started on an empty state dir, come back ready with every entry (ready times
+ * printed with the size of the state). Numbers are reported in docs/benchmarks.md.
+ */
+class IndexReplicasIT {
+
+    private static final int STORES = 200;
+    private static final int SYNTHETIC_OBJECTS = 20_000;
+    private static final int SYNTHETIC_BLOCKS = 10;
+    private static final Path WORK = Path.of("target", "replicas-it").toAbsolutePath();
+
+    private static EmbeddedKafkaBroker broker;
+    private static StorageNode node;
+
+    @BeforeAll
+    static void cluster() throws IOException {
+        deleteRecursively(WORK);
+        broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults().withPartitions(3));
+        node = StorageNode.start(broker.bootstrapServers(), Map.of("promptcache.storage.heartbeat-interval", "1s"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) {
+            node.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static ServiceProcess replica(String name) {
+        return ServiceProcess.of("index-service", Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
+                "kafka-streams.state.dir", WORK.resolve(name).resolve("state").toString(),
+                "promptcache.index.instance-id", name, "quarkus.log.level", "WARN"),
+                WORK.resolve(name + ".log"));
+    }
+
+    @Test
+    void shouldShareStoresAcrossReplicasAndComeBackAfterARestart() throws Exception {
+        try (ServiceProcess a = replica("replica-a").start(Duration.ofSeconds(120));
+                ServiceProcess b = replica("replica-b").start(Duration.ofSeconds(120))) {
+            String ns = given().baseUri(a.url("")).contentType(ContentType.JSON).body(Map.of("modelFingerprint",
+                    "replicas@1", "dtype", "bf16", "blockSize", 16)).post("/v1/namespaces").then().statusCode(201)
+                    .extract().path("id");
+            awaitStoreReady(a);
+
+            List<int[]> prompts = new ArrayList<>();
+            for (int i = 0; i < STORES; i++) {
+                int[] prompt = Api.tokens(32 * 16, 1000 + i);
+                prompts.add(prompt);
+                given().baseUri(a.url("")).contentType(StoreResource.STORE_FRAMED)
+                        .body(Api.framed(Api.head(prompt, 256, 0), new byte[32 * 256]))
+                        .post("/v1/namespaces/" + ns + "/objects").then().statusCode(201);
+                long stored = System.nanoTime();
+                while (!hit(b, ns, prompt)) {
+                    assertThat(System.nanoTime() - stored).as("visible on replica b within 10 s")
+                            .isLessThan(Duration.ofSeconds(10).toNanos());
+                }
+            }
+            String metrics = given().baseUri(b.url("")).get("/q/metrics").then().statusCode(200).extract().asString();
+            System.out.printf("advertise-to-visible on replica b (advertisedAt, set before the transaction is sent, "
+                    + "-> applied to b's PrefixMap), %d stores: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms%n", STORES,
+                    quantile(metrics, "0.5"), quantile(metrics, "0.9"), quantile(metrics, "0.99"));
+
+            List<int[]> synthetic = publishSynthetic(NamespaceId.parse(ns));
+            for (int[] prompt : List.of(synthetic.get(0), synthetic.get(synthetic.size() - 1))) {
+                long start = System.nanoTime();
+                while (!hit(b, ns, prompt)) {
+                    assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(60).toNanos());
+                    Thread.sleep(50);
+                }
+            }
+
+            b.kill();
+            long warm = System.nanoTime();
+            try (ServiceProcess restarted = replica("replica-b").start(Duration.ofSeconds(120))) {
+                report("warm restart (own state dir, SIGKILLed)", warm);
+                assertHits(restarted, ns, prompts, synthetic);
+                restarted.kill();
+            }
+            deleteRecursively(WORK.resolve("replica-b").resolve("state"));
+            long cold = System.nanoTime();
+            try (ServiceProcess empty = replica("replica-b").start(Duration.ofSeconds(180))) {
+                report("cold start (empty state dir)", cold);
+                assertHits(empty, ns, prompts, synthetic);
+            }
+        }
+    }
+
+    private static void report(String what, long startNanos) {
+        System.out.printf("replica b %s: ready %d ms after process start, with %d objects and %d prefix entries "
+                + "in the log%n", what, (System.nanoTime() - startNanos) / 1_000_000, STORES + SYNTHETIC_OBJECTS,
+                STORES * 32 + SYNTHETIC_OBJECTS * SYNTHETIC_BLOCKS);
+    }
+
+    private static void assertHits(ServiceProcess replica, String ns, List<int[]> prompts, List<int[]> synthetic) {
+        Random random = new Random(7);
+        for (int i = 0; i < 50; i++) {
+            for (int[] prompt : List.of(prompts.get(random.nextInt(prompts.size())),
+                    synthetic.get(random.nextInt(synthetic.size())))) {
+                String answer = given().baseUri(replica.url("")).contentType(ContentType.JSON)
+                        .body(Map.of("tokens", prompt)).post("/v1/namespaces/" + ns + "/lookup").then()
+                        .statusCode(200).extract().asString();
+                assertThat(answer).as("lookup on the restarted replica; store health: "
+                        + given().baseUri(replica.url("")).get("/q/health/group/store").asString())
+                        .contains("\"hit\":true");
+            }
+        }
+    }
+
+    private static boolean hit(ServiceProcess replica, String ns, int[] prompt) {
+        return given().baseUri(replica.url("")).contentType(ContentType.JSON).body(Map.of("tokens", prompt))
+                .post("/v1/namespaces/" + ns + "/lookup").then().statusCode(200).extract().<Boolean> path("hit");
+    }
+
+    private static void awaitStoreReady(ServiceProcess replica) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (given().baseUri(replica.url("")).get("/q/health/group/store").statusCode() != 200) {
+            assertThat(System.nanoTime()).as("a live storage node").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        given().baseUri(replica.url("")).get("/q/health/group/store").then().body("status", equalTo("UP"));
+    }
+
+    /** Objects and their prefixes produced straight to Kafka (what many stores leave), to give the state size. */
+    private static List<int[]> publishSynthetic(NamespaceId ns) {
+        TopicCatalog catalog = TopicCatalog.defaults();
+        String objects = catalog.name(Topics.OBJECTS);
+        String prefixes = catalog.name(Topics.PREFIXES);
+        List<int[]> prompts = new ArrayList<>();
+        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 << 10);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < SYNTHETIC_OBJECTS; i++) {
+                int[] prompt = Api.tokens(SYNTHETIC_BLOCKS * 16, 1_000_000 + i);
+                prompts.add(prompt);
+                PrefixChain chain = PrefixChain.ofTokens(ns, HashAlgorithm.SHA256, 16, prompt);
+                ObjectId id = ObjectId.generate();
+                ObjectRecord record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                        .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(ns.toString())
+                        .addNodes(node.nodeId()).setBucket("promptcache-kv").setKey(ns + "/" + id)
+                        .setTotalBytes(SYNTHETIC_BLOCKS * 256L)
+                        .setLayout(BlockLayout.newBuilder().setBytesPerBlock(256)).setBlocks(SYNTHETIC_BLOCKS)
+                        .setOwnerId("default").setTenantId("default").build();
+                producer.send(new ProducerRecord<>(objects, id.toBytes(),
+                        Topics.OBJECTS.valueSerde().serializer().serialize(objects, record)));
+                for (int k = 1; k <= SYNTHETIC_BLOCKS; k++) {
+                    PrefixEntry entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                            .setObjectId(id.toString()).setBlocks(k).setUsableBytes(k * 256L).build();
+                    producer.send(new ProducerRecord<>(prefixes, chain.key(k).toBytes(),
+                            Topics.PREFIXES.valueSerde().serializer().serialize(prefixes, entry)));
+                }
+            }
+            producer.flush();
+        }
+        return prompts;
+    }
+
+    private static double quantile(String metrics, String q) {
+        Matcher m = Pattern.compile("promptcache_advertise_visible_seconds\\{quantile=\"" + Pattern.quote(q)
+                + "\"[^}]*} ([0-9.eE+-]+)").matcher(metrics);
+        assertThat(m.find()).as("quantile " + q + " of advertise-to-visible").isTrue();
+        return Double.parseDouble(m.group(1)) * 1_000;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}
