@@ -12,7 +12,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -100,16 +99,14 @@ public class AccessSampler {
         if (window.isEmpty()) {
             return;
         }
-        String topic = producers.catalog().name(Topics.ACCESS);
         for (Map.Entry<String, Window> e : window.entrySet()) {
             AccessEvent event = AccessEvent.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                     .setObjectId(e.getKey()).setHits(e.getValue().hits.sum())
                     .setLastAccessMs(e.getValue().lastAccessMs).setWindowStartMs(start).setWindowEndMs(windowStart)
                     .setReporterId(producers.instanceId()).build();
             try {
-                producers.plain().send(new ProducerRecord<>(topic,
-                        Topics.ACCESS.keySerde().serializer().serialize(topic, ObjectId.parse(e.getKey())),
-                        Topics.ACCESS.valueSerde().serializer().serialize(topic, event)), (metadata, error) -> {
+                producers.plain().send(producers.record(Topics.ACCESS, ObjectId.parse(e.getKey()), event),
+                        (metadata, error) -> {
                             if (error == null) {
                                 published.incrementAndGet();
                             } else {

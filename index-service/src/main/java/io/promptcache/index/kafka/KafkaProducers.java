@@ -10,11 +10,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.TopicSpec;
 
 /**
  * The Kafka producers of this replica, all bounded by {@code promptcache.index.store.kafka-timeout}: one shared
@@ -46,6 +48,13 @@ public class KafkaProducers {
 
     public TopicCatalog catalog() {
         return catalog;
+    }
+
+    /** A record for {@code topic} (its full name from the catalog), key and value serialized with its serdes. */
+    public <K, V> ProducerRecord<byte[], byte[]> record(TopicSpec<K, V> topic, K key, V value) {
+        String name = catalog.name(topic);
+        return new ProducerRecord<>(name, topic.keySerde().serializer().serialize(name, key),
+                topic.valueSerde().serializer().serialize(name, value));
     }
 
     /** The shared non-transactional producer (created on first use). */

@@ -45,11 +45,10 @@ public class LookupService {
     }
 
     public LookupResponse lookup(NamespaceSpec spec, PrefixChain chain) {
-        long start = System.nanoTime();
         stores.requireReady();
         PrefixMatch match = longest(chain);
         LookupResponse response = match.hit() ? answer(spec, match) : LookupResponse.miss(match.probes());
-        metrics.lookup(spec.id().toString(), response.hit(), match.probes(), System.nanoTime() - start);
+        metrics.lookup(spec.id().toString(), response.hit(), match.probes());
         if (response.hit()) {
             access.hit(response.objectId());
         }

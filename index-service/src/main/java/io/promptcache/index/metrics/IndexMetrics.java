@@ -22,8 +22,7 @@ import io.micrometer.core.instrument.Timer;
 public class IndexMetrics {
 
     private final MeterRegistry registry;
-    private final Timer lookupHit;
-    private final Timer lookupMiss;
+    private final Map<String, Timer> lookupTimers = new ConcurrentHashMap<>();
     private final DistributionSummary probes;
     private final Timer advertiseVisible;
     private final Counter collisions;
@@ -32,8 +31,6 @@ public class IndexMetrics {
 
     IndexMetrics(MeterRegistry registry) {
         this.registry = registry;
-        this.lookupHit = lookupTimer("hit");
-        this.lookupMiss = lookupTimer("miss");
         this.probes = DistributionSummary.builder("promptcache.lookup.probes")
                 .description("PrefixMap keys read per lookup (binary search)").publishPercentileHistogram()
                 .register(registry);
@@ -48,15 +45,16 @@ public class IndexMetrics {
                 .register(registry);
     }
 
-    private Timer lookupTimer(String outcome) {
-        return Timer.builder("promptcache.lookup").description("Server-side lookup latency")
-                .tag("outcome", outcome).publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
-                .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
+    /** Server-side latency of one lookup request by outcome ({@code hit}, {@code miss}, {@code error}). */
+    public void lookupLatency(String outcome, long nanos) {
+        lookupTimers.computeIfAbsent(outcome, o -> Timer.builder("promptcache.lookup")
+                .description("Server-side lookup latency: request body read and parsed, hashed, searched")
+                .tag("outcome", o).publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
+                .maximumExpectedValue(Duration.ofSeconds(1)).register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    /** One lookup: its latency, outcome and probes, counted for its namespace. */
-    public void lookup(String namespace, boolean hit, int probeCount, long nanos) {
-        (hit ? lookupHit : lookupMiss).record(nanos, TimeUnit.NANOSECONDS);
+    /** One lookup's outcome and probes, counted for its namespace. */
+    public void lookup(String namespace, boolean hit, int probeCount) {
         probes.record(probeCount);
         perNamespace.computeIfAbsent(namespace, this::namespaceCounts).record(hit);
     }

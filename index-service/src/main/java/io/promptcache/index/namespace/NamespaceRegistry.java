@@ -8,8 +8,6 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import io.promptcache.index.api.ApiException;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.kafka.KafkaProducers;
@@ -49,10 +47,8 @@ public class NamespaceRegistry {
             return false;
         }
         NamespaceRecord record = spec.toRecord(System.currentTimeMillis());
-        String topic = producers.catalog().name(Topics.NAMESPACES);
         try {
-            producers.plain().send(new ProducerRecord<>(topic, Topics.NAMESPACES.keySerde().serializer()
-                    .serialize(topic, id), Topics.NAMESPACES.valueSerde().serializer().serialize(topic, record)))
+            producers.plain().send(producers.record(Topics.NAMESPACES, id, record))
                     .get(config.store().kafkaTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,8 +1,8 @@
 package io.promptcache.index.store;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.index.api.ApiException;
 import io.promptcache.index.config.IndexConfig;
@@ -86,11 +86,8 @@ public class ObjectService {
                         .setDeleteAfterMs(now + config.store().tombstoneGrace().toMillis())
                         .setDecidedBy(producers.instanceId()))
                 .build();
-        String topic = producers.catalog().name(Topics.OBJECTS);
         try {
-            publisher.publish(java.util.List.of(new ProducerRecord<>(topic,
-                    Topics.OBJECTS.keySerde().serializer().serialize(topic, id),
-                    Topics.OBJECTS.valueSerde().serializer().serialize(topic, tombstoned))));
+            publisher.publish(List.of(producers.record(Topics.OBJECTS, id, tombstoned)));
         } catch (TransactionalPublisher.PublishException e) {
             throw ApiException.unavailable("KafkaUnavailable", "the tombstone could not be published ("
                     + e.getMessage() + "); the object is unchanged", config.retryAfter(), e);

@@ -224,17 +224,12 @@ public class StoreService {
                 .setBlocks(plan.blocks()).setOwnerId(owner).setTenantId(plan.spec().tenant())
                 .setPriority(plan.priority()).setPinned(plan.pinned()).setCreatedAtMs(now).build();
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(plan.blocks() + 1);
-        String objects = producers.catalog().name(Topics.OBJECTS);
-        String prefixes = producers.catalog().name(Topics.PREFIXES);
-        records.add(new ProducerRecord<>(objects, Topics.OBJECTS.keySerde().serializer().serialize(objects, id),
-                Topics.OBJECTS.valueSerde().serializer().serialize(objects, record)));
+        records.add(producers.record(Topics.OBJECTS, id, record));
         for (int k = 1; k <= plan.blocks(); k++) {
             PrefixEntry entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                     .setObjectId(id.toString()).setBlocks(k).setUsableBytes(plan.usableBytes()[k - 1])
                     .setVersion(now).setOwnerId(owner).setPriority(plan.priority()).setAdvertisedAtMs(now).build();
-            records.add(new ProducerRecord<>(prefixes,
-                    Topics.PREFIXES.keySerde().serializer().serialize(prefixes, plan.chain().key(k)),
-                    Topics.PREFIXES.valueSerde().serializer().serialize(prefixes, entry)));
+            records.add(producers.record(Topics.PREFIXES, plan.chain().key(k), entry));
         }
         try {
             publisher.publish(records);

@@ -30,6 +30,7 @@ public final class ServiceProcess implements AutoCloseable {
     private final Map<String, String> properties;
     private final Path log;
     private final int port;
+    private List<String> jvmArgs = List.of("-Xmx384m", "-XX:+UseSerialGC");
     private Process process;
 
     private ServiceProcess(Path jar, Map<String, String> properties, Path log, int port) {
@@ -56,10 +57,18 @@ public final class ServiceProcess implements AutoCloseable {
         return new ServiceProcess(jar, all, log, port);
     }
 
+    /** JVM options instead of the default small test heap ({@code -Xmx384m -XX:+UseSerialGC}). */
+    public ServiceProcess withJvmArgs(List<String> args) {
+        this.jvmArgs = List.copyOf(args);
+        return this;
+    }
+
     /** Starts the process and waits (at most {@code timeout}) until it is ready. */
     public ServiceProcess start(Duration timeout) {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC"));
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmArgs);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add("-jar");
         command.add(jar.toString());
