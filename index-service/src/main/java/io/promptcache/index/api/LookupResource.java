@@ -17,10 +17,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.lookup.LookupService;
+import io.promptcache.index.metrics.IndexMetrics;
+import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.hash.PrefixChain;
-import io.promptcache.schema.namespace.NamespaceSpec;
 import io.smallrye.common.annotation.NonBlocking;
 
 /**
@@ -39,8 +40,11 @@ public class LookupResource {
     private final NamespaceRegistry namespaces;
     private final Tenancy tenancy;
     private final IndexConfig config;
+    private final IndexMetrics metrics;
 
-    LookupResource(LookupService lookup, NamespaceRegistry namespaces, Tenancy tenancy, IndexConfig config) {
+    LookupResource(LookupService lookup, NamespaceRegistry namespaces, Tenancy tenancy, IndexConfig config,
+            IndexMetrics metrics) {
+        this.metrics = metrics;
         this.lookup = lookup;
         this.namespaces = namespaces;
         this.tenancy = tenancy;
@@ -53,11 +57,14 @@ public class LookupResource {
     @Operation(summary = "Longest cached prefix of tokens or engine block hashes", description = "200 with hit=false on a miss; 503 + Retry-After while the replica restores its state.")
     public LookupResponse lookup(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             PrefixInput request) {
-        NamespaceSpec spec = namespace(headers, namespace);
+        long start = System.nanoTime();
+        Namespace spec = namespace(headers, namespace);
         if (request == null) {
             throw ApiException.badRequest("send {\"tokens\": [...]} or {\"blockHashes\": [...]}");
         }
-        return lookup.lookup(spec, request.chain(spec, config));
+        LookupResponse response = lookup.lookup(spec, request.chain(spec, config));
+        metrics.lookupHandler(System.nanoTime() - start);
+        return response;
     }
 
     @POST
@@ -66,18 +73,21 @@ public class LookupResource {
     @Operation(summary = "Longest cached prefix, binary form", description = "Body: the token ids as little-endian int32 (4 bytes per token).")
     public LookupResponse lookupBinary(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             byte[] body) {
-        NamespaceSpec spec = namespace(headers, namespace);
-        return lookup.lookup(spec, binaryChain(spec, body, config));
+        long start = System.nanoTime();
+        Namespace spec = namespace(headers, namespace);
+        LookupResponse response = lookup.lookup(spec, binaryChain(spec, body, config));
+        metrics.lookupHandler(System.nanoTime() - start);
+        return response;
     }
 
-    private NamespaceSpec namespace(HttpHeaders headers, String namespace) {
+    private Namespace namespace(HttpHeaders headers, String namespace) {
         var caller = tenancy.caller(headers);
-        NamespaceSpec spec = namespaces.require(namespace);
+        Namespace spec = namespaces.require(namespace);
         tenancy.authorize(caller, spec.tenant(), "namespace " + namespace);
         return spec;
     }
 
-    static PrefixChain binaryChain(NamespaceSpec spec, byte[] body, IndexConfig config) {
+    static PrefixChain binaryChain(Namespace spec, byte[] body, IndexConfig config) {
         if (body == null || body.length % 4 != 0) {
             throw ApiException.badRequest("a " + TOKENS_BINARY + " body is little-endian int32 token ids: its "
                     + "length must be a multiple of 4 (got " + (body == null ? 0 : body.length) + " bytes)");

@@ -62,7 +62,7 @@ public class NamespaceResource {
     @Operation(summary = "A registered namespace's fields")
     public NamespaceResponse get(@Context HttpHeaders headers, @PathParam("namespace") String namespace) {
         Caller caller = tenancy.caller(headers);
-        NamespaceSpec spec = registry.require(namespace);
+        NamespaceSpec spec = registry.require(namespace).spec();
         tenancy.authorize(caller, spec.tenant(), "namespace " + namespace);
         return NamespaceResponse.of(spec);
     }

@@ -5,8 +5,8 @@ import java.util.HexFormat;
 import java.util.List;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.namespace.Namespace;
 import io.promptcache.schema.hash.PrefixChain;
-import io.promptcache.schema.namespace.NamespaceSpec;
 
 /**
  * The prefix a request names: its tokens, or the engine's own block-hash chain (hex strings, one per complete
@@ -18,7 +18,7 @@ import io.promptcache.schema.namespace.NamespaceSpec;
 public record PrefixInput(int[] tokens, List<String> blockHashes) {
 
     /** The prefix-hash chain in {@code spec}'s namespace (400 / 413 on bad input). */
-    public PrefixChain chain(NamespaceSpec spec, IndexConfig limits) {
+    public PrefixChain chain(Namespace spec, IndexConfig limits) {
         boolean hasTokens = tokens != null;
         boolean hasHashes = blockHashes != null;
         if (hasTokens == hasHashes) {
@@ -52,7 +52,7 @@ public record PrefixInput(int[] tokens, List<String> blockHashes) {
     }
 
     /** The chain of the first {@code count} of {@code tokens} (the binary form passes a reused array). */
-    public static PrefixChain tokenChain(NamespaceSpec spec, int[] tokens, int count, IndexConfig limits) {
+    public static PrefixChain tokenChain(Namespace spec, int[] tokens, int count, IndexConfig limits) {
         if (count == 0) {
             throw ApiException.badRequest("tokens is empty: send the prompt's token ids");
         }

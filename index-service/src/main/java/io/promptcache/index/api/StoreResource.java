@@ -22,12 +22,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
 import io.promptcache.index.store.StorePlan;
 import io.promptcache.index.store.StoreService;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.hash.PrefixChain;
-import io.promptcache.schema.namespace.NamespaceSpec;
 
 /**
  * Store: one-shot (a framed body: JSON head, then the KV bytes, streamed to the storage node) or two-step (reserve
@@ -70,7 +70,7 @@ public class StoreResource {
             + "Retry-After if a storage node or Kafka fails (nothing advertised).")
     public Response store(@Context HttpHeaders headers, @PathParam("namespace") String namespace, InputStream body)
             throws IOException {
-        NamespaceSpec spec = namespace(headers, namespace);
+        Namespace spec = namespace(headers, namespace);
         long contentLength = contentLength(headers);
         DataInputStream in = new DataInputStream(body);
         int headLength;
@@ -113,7 +113,7 @@ public class StoreResource {
             + "POST the commit. deduplicated=true: a live object already covers the prefix.")
     public ReservationResponse reserve(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             StoreRequest request) {
-        NamespaceSpec spec = namespace(headers, namespace);
+        Namespace spec = namespace(headers, namespace);
         return store.reserve(plan(spec, request));
     }
 
@@ -124,7 +124,7 @@ public class StoreResource {
             + "publishes the object and its prefixes in one Kafka transaction. Idempotent.")
     public Response commit(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             @PathParam("objectId") String objectId, CommitRequest request) {
-        NamespaceSpec spec = namespace(headers, namespace);
+        Namespace spec = namespace(headers, namespace);
         if (request == null) {
             throw ApiException.badRequest("send the reservation's description and node as JSON");
         }
@@ -132,14 +132,14 @@ public class StoreResource {
         return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
     }
 
-    private NamespaceSpec namespace(HttpHeaders headers, String namespace) {
+    private Namespace namespace(HttpHeaders headers, String namespace) {
         var caller = tenancy.caller(headers);
-        NamespaceSpec spec = namespaces.require(namespace);
+        Namespace spec = namespaces.require(namespace);
         tenancy.authorize(caller, spec.tenant(), "namespace " + namespace);
         return spec;
     }
 
-    private StorePlan plan(NamespaceSpec spec, StoreRequest request) {
+    private StorePlan plan(Namespace spec, StoreRequest request) {
         if (request == null) {
             throw ApiException.badRequest("send tokens|blockHashes and layout as JSON");
         }

@@ -6,12 +6,12 @@ import io.promptcache.index.access.AccessSampler;
 import io.promptcache.index.api.LookupResponse;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.metrics.IndexMetrics;
+import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.store.Placement;
 import io.promptcache.index.store.StorageClients;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.ObjectId;
-import io.promptcache.schema.namespace.NamespaceSpec;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -44,11 +44,11 @@ public class LookupService {
         return search.search(chain, stores);
     }
 
-    public LookupResponse lookup(NamespaceSpec spec, PrefixChain chain) {
+    public LookupResponse lookup(Namespace spec, PrefixChain chain) {
         stores.requireReady();
         PrefixMatch match = longest(chain);
         LookupResponse response = match.hit() ? answer(spec, match) : LookupResponse.miss(match.probes());
-        metrics.lookup(spec.id().toString(), response.hit(), match.probes());
+        metrics.lookup(spec.idText(), response.hit(), match.probes());
         if (response.hit()) {
             access.hit(response.objectId());
         }
@@ -56,7 +56,7 @@ public class LookupService {
     }
 
     /** The hit's location; a miss if its object or node is gone meanwhile (the next lookup may find another). */
-    private LookupResponse answer(NamespaceSpec spec, PrefixMatch match) {
+    private LookupResponse answer(Namespace spec, PrefixMatch match) {
         PrefixEntry entry = match.entry();
         ObjectRecord object = stores.object(ObjectId.parse(entry.getObjectId()));
         if (object == null || object.getNodesCount() == 0) {

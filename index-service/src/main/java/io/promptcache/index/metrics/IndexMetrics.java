@@ -24,6 +24,7 @@ public class IndexMetrics {
     private final MeterRegistry registry;
     private final Map<String, Timer> lookupTimers = new ConcurrentHashMap<>();
     private final DistributionSummary probes;
+    private final Timer lookupHandler;
     private final Timer advertiseVisible;
     private final Counter collisions;
     private final Map<String, NamespaceCounts> perNamespace = new ConcurrentHashMap<>();
@@ -34,6 +35,10 @@ public class IndexMetrics {
         this.probes = DistributionSummary.builder("promptcache.lookup.probes")
                 .description("PrefixMap keys read per lookup (binary search)").publishPercentileHistogram()
                 .register(registry);
+        this.lookupHandler = Timer.builder("promptcache.lookup.handler")
+                .description("Lookup handler alone: body already decoded; namespace, hashing, search, answer")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
+                .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
         this.advertiseVisible = Timer.builder("promptcache.advertise.visible")
                 .description("Time from a store's advertisedAt to the ADVERTISE applied in this replica's PrefixMap "
                         + "(across hosts it includes clock skew)")
@@ -51,6 +56,11 @@ public class IndexMetrics {
                 .description("Server-side lookup latency: request body read and parsed, hashed, searched")
                 .tag("outcome", o).publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
                 .maximumExpectedValue(Duration.ofSeconds(1)).register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** The lookup handler alone (body already decoded): namespace, hashing, search, answer. */
+    public void lookupHandler(long nanos) {
+        lookupHandler.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** One lookup's outcome and probes, counted for its namespace. */

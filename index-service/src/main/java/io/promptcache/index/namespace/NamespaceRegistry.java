@@ -28,7 +28,7 @@ public class NamespaceRegistry {
     private final ReplicaStores stores;
     private final KafkaProducers producers;
     private final IndexConfig config;
-    private final Map<NamespaceId, NamespaceSpec> cache = new ConcurrentHashMap<>();
+    private final Map<NamespaceId, Namespace> cache = new ConcurrentHashMap<>();
 
     NamespaceRegistry(ReplicaStores stores, KafkaProducers producers, IndexConfig config) {
         this.stores = stores;
@@ -58,42 +58,42 @@ public class NamespaceRegistry {
                     "the namespace could not be registered: Kafka did not acknowledge it (" + e + ")",
                     config.retryAfter(), e);
         }
-        cache.put(id, spec);
+        cache.put(id, Namespace.of(spec));
         return true;
     }
 
     /** The namespace with this id, or null if no replica registered it. */
-    public NamespaceSpec find(NamespaceId id) {
-        NamespaceSpec spec = cache.get(id);
-        if (spec != null) {
-            return spec;
+    public Namespace find(NamespaceId id) {
+        Namespace namespace = cache.get(id);
+        if (namespace != null) {
+            return namespace;
         }
         NamespaceRecord record = stores.namespace(id);
         if (record == null) {
             return null;
         }
         try {
-            spec = NamespaceSpec.fromRecord(record);
+            namespace = Namespace.of(NamespaceSpec.fromRecord(record));
         } catch (IllegalArgumentException e) {
             return null;
         }
-        cache.put(id, spec);
-        return spec;
+        cache.put(id, namespace);
+        return namespace;
     }
 
     /** The namespace with this text id (400 if malformed, 404 if unknown). */
-    public NamespaceSpec require(String namespaceId) {
+    public Namespace require(String namespaceId) {
         NamespaceId id;
         try {
             id = NamespaceId.parse(namespaceId);
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
-        NamespaceSpec spec = find(id);
-        if (spec == null) {
+        Namespace namespace = find(id);
+        if (namespace == null) {
             throw ApiException.notFound("UnknownNamespace", "namespace " + namespaceId
                     + " is not registered: POST /v1/namespaces with its fields first");
         }
-        return spec;
+        return namespace;
     }
 }

@@ -1,7 +1,7 @@
 package io.promptcache.index.store;
 
+import io.promptcache.index.namespace.Namespace;
 import io.promptcache.schema.hash.PrefixChain;
-import io.promptcache.schema.namespace.NamespaceSpec;
 import io.promptcache.schema.proto.BlockLayout;
 
 /**
@@ -14,7 +14,7 @@ import io.promptcache.schema.proto.BlockLayout;
  * @param priority eviction priority
  * @param pinned never evicted
  */
-public record StorePlan(NamespaceSpec spec, PrefixChain chain, BlockLayout layout, long[] usableBytes, int priority,
+public record StorePlan(Namespace spec, PrefixChain chain, BlockLayout layout, long[] usableBytes, int priority,
         boolean pinned) {
 
     /** The object's size: the bytes of all its blocks. */

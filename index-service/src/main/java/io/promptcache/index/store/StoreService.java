@@ -138,7 +138,7 @@ public class StoreService {
             ObjectId id = parseId(objectId);
             ObjectRecord known = stores.object(id);
             if (known != null) {
-                if (!known.getNamespaceId().equals(plan.spec().id().toString())) {
+                if (!known.getNamespaceId().equals(plan.spec().idText())) {
                     throw new ApiException(409, "ObjectIdInUse", "object " + objectId
                             + " belongs to another namespace");
                 }
@@ -216,7 +216,7 @@ public class StoreService {
     /** The one transaction: ObjectRecord LIVE + one ADVERTISE per covered prefix; then wait until visible here. */
     private StoreResponse commit(StorePlan plan, ObjectId id, NodeStatus node, String key) {
         long now = System.currentTimeMillis();
-        String namespace = plan.spec().id().toString();
+        String namespace = plan.spec().idText();
         String owner = plan.spec().tenant();
         ObjectRecord record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                 .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(namespace).addNodes(node.getNodeId())

@@ -63,7 +63,8 @@ public final class LookupBenchmark {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new LinkedHashMap<>(Map.of("entries", "1000000", "tokens", "1024,8192,32768",
                 "concurrency", "1,4,16", "algorithms", "xxh3-128,sha256", "warmup", "3", "seconds", "5",
-                "redis-port", "6390", "out", "../docs/benchmarks/index-lookup.json", "index-heap", "1g"));
+                "redis-port", "6390", "modes", "json,binary,redis", "out", "../docs/benchmarks/index-lookup.json",
+                "index-heap", "1g"));
         for (String arg : args) {
             String[] kv = arg.replaceFirst("^--", "").split("=", 2);
             if (kv.length != 2 || !options.containsKey(kv[0])) {
@@ -84,6 +85,7 @@ public final class LookupBenchmark {
     }
 
     private void run() throws Exception {
+        deleteRecursively(WORK);
         Files.createDirectories(WORK);
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
                 .withPartitions(3));
@@ -108,7 +110,7 @@ public final class LookupBenchmark {
                 awaitLoaded(index, ns, prompts.get(prompts.size() - 1));
                 for (int tokens : list("tokens")) {
                     Requests requests = Requests.of(prompts, tokens, NamespaceId.parse(ns), alg);
-                    for (String mode : List.of("json", "binary", "redis")) {
+                    for (String mode : options.get("modes").split(",")) {
                         for (int concurrency : list("concurrency")) {
                             cell(index, redis, ns, algorithm.trim(), tokens, mode, concurrency, requests);
                         }
@@ -207,8 +209,14 @@ public final class LookupBenchmark {
             int concurrency, Requests requests) throws Exception {
         drive(index, redis, ns, mode, concurrency, requests, option("warmup"));
         Map<Double, Long> before = mode.equals("redis") ? Map.of() : serverBuckets(index);
+        Map<Double, Long> handlerBefore = mode.equals("redis")
+                ? Map.of()
+                : buckets(index, "promptcache_lookup_handler_seconds");
         Drive result = drive(index, redis, ns, mode, concurrency, requests, option("seconds"));
         Map<Double, Long> after = mode.equals("redis") ? Map.of() : serverBuckets(index);
+        Map<Double, Long> handlerAfter = mode.equals("redis")
+                ? Map.of()
+                : buckets(index, "promptcache_lookup_handler_seconds");
         Histogram client = result.latency;
         double seconds = option("seconds");
         Map<String, Object> row = new LinkedHashMap<>();
@@ -225,14 +233,19 @@ public final class LookupBenchmark {
         if (!mode.equals("redis")) {
             row.put("serverP50Us", quantile(before, after, 0.50));
             row.put("serverP99Us", quantile(before, after, 0.99));
+            row.put("handlerP50Us", quantile(handlerBefore, handlerAfter, 0.50));
+            row.put("handlerP99Us", quantile(handlerBefore, handlerAfter, 0.99));
         }
         results.add(row);
-        System.out.printf(Locale.ROOT,
-                "%-8s %6d tok %-6s c=%-3d %8d/s  client p50 %8.1f us p99 %8.1f us  server p50 %s "
-                        + "p99 %s  hit %.2f  errors %d%n",
-                algorithm, tokens, mode, concurrency, row.get("lookupsPerSecond"),
-                row.get("clientP50Us"), row.get("clientP99Us"), row.getOrDefault("serverP50Us", "-"),
-                row.getOrDefault("serverP99Us", "-"), row.get("hitRatio"), result.errors.get());
+        System.out.printf(Locale.ROOT, "%-8s %6d tok %-6s c=%-3d %8d/s  client p50 %6.0f p99 %6.0f us  server p50 %s"
+                + " p99 %s  handler p50 %s p99 %s  hit %.2f  errors %d%n", algorithm, tokens, mode, concurrency,
+                row.get("lookupsPerSecond"), row.get("clientP50Us"), row.get("clientP99Us"),
+                fmt(row.get("serverP50Us")), fmt(row.get("serverP99Us")), fmt(row.get("handlerP50Us")),
+                fmt(row.get("handlerP99Us")), row.get("hitRatio"), result.errors.get());
+    }
+
+    private static String fmt(Object micros) {
+        return micros == null ? "-" : String.format(Locale.ROOT, "%.0f", (Double) micros);
     }
 
     private record Drive(Histogram latency, AtomicLong hits, AtomicLong errors) {
@@ -401,6 +414,10 @@ public final class LookupBenchmark {
 
     /** Cumulative counts per bucket upper bound (seconds) of promptcache_lookup_seconds, all outcomes. */
     private static Map<Double, Long> serverBuckets(ServiceProcess index) throws IOException {
+        return buckets(index, "promptcache_lookup_seconds");
+    }
+
+    private static Map<Double, Long> buckets(ServiceProcess index, String metric) throws IOException {
         java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
         String text;
         try {
@@ -411,7 +428,7 @@ public final class LookupBenchmark {
             throw new IOException(e);
         }
         Map<Double, Long> buckets = new java.util.TreeMap<>();
-        Matcher m = Pattern.compile("promptcache_lookup_seconds_bucket\\{[^}]*le=\"([^\"]+)\"[^}]*} ([0-9.eE+]+)")
+        Matcher m = Pattern.compile(metric + "_bucket\\{[^}]*le=\"([^\"]+)\"[^}]*} ([0-9.eE+]+)")
                 .matcher(text);
         while (m.find()) {
             double le = m.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(m.group(1));
@@ -431,6 +448,17 @@ public final class LookupBenchmark {
             }
         }
         return Double.NaN;
+    }
+
+    /** A fresh broker needs a fresh state dir (a leftover one does not match it). */
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 
     private void writeJson() throws IOException {

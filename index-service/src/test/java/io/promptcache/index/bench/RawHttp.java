@@ -17,6 +17,7 @@ final class RawHttp implements AutoCloseable {
     private final OutputStream out;
     private final InputStream in;
     private byte[] body = new byte[4096];
+    private byte[] request = new byte[4096];
     private int bodyLength;
 
     RawHttp(int port) throws IOException {
@@ -32,10 +33,18 @@ final class RawHttp implements AutoCloseable {
                 + "\r\nContent-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Sends head + body, returns the status; the response body is then in {@link #body()}. */
+    /**
+     * Sends head + body in one write (as a buffered client does: the server gets the whole request at once), returns
+     * the status; the response body is then in {@link #body()}.
+     */
     int exchange(byte[] head, byte[] requestBody) throws IOException {
-        out.write(head);
-        out.write(requestBody);
+        int size = head.length + requestBody.length;
+        if (request.length < size) {
+            request = new byte[size];
+        }
+        System.arraycopy(head, 0, request, 0, head.length);
+        System.arraycopy(requestBody, 0, request, head.length, requestBody.length);
+        out.write(request, 0, size);
         out.flush();
         String status = line();
         int code = Integer.parseInt(status.substring(9, 12));
