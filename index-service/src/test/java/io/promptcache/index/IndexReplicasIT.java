@@ -78,14 +78,19 @@ class IndexReplicasIT {
     private static ServiceProcess replica(String name) {
         return ServiceProcess.of("index-service", Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
                 "kafka-streams.state.dir", WORK.resolve(name).resolve("state").toString(),
-                "promptcache.index.instance-id", name, "quarkus.log.level", "WARN"),
+                "promptcache.index.instance-id", name, "quarkus.log.level", "WARN",
+                "quarkus.log.category.\"io.promptcache.index.streams\".level", "INFO",
+                "quarkus.log.category.\"io.quarkus\".level", "INFO"),
                 WORK.resolve(name + ".log"));
     }
 
     @Test
     void shouldShareStoresAcrossReplicasAndComeBackAfterARestart() throws Exception {
+        long first = System.nanoTime();
         try (ServiceProcess a = replica("replica-a").start(Duration.ofSeconds(120));
                 ServiceProcess b = replica("replica-b").start(Duration.ofSeconds(120))) {
+            System.out.printf("replicas a and b first start (empty log): both ready %d ms after a's process start%n",
+                    (System.nanoTime() - first) / 1_000_000);
             String ns = given().baseUri(a.url("")).contentType(ContentType.JSON).body(Map.of("modelFingerprint",
                     "replicas@1", "dtype", "bf16", "blockSize", 16)).post("/v1/namespaces").then().statusCode(201)
                     .extract().path("id");
@@ -134,10 +139,15 @@ class IndexReplicasIT {
         }
     }
 
-    private static void report(String what, long startNanos) {
+    private static void report(String what, long startNanos) throws IOException {
         System.out.printf("replica b %s: ready %d ms after process start, with %d objects and %d prefix entries "
                 + "in the log%n", what, (System.nanoTime() - startNanos) / 1_000_000, STORES + SYNTHETIC_OBJECTS,
                 STORES * 32 + SYNTHETIC_OBJECTS * SYNTHETIC_BLOCKS);
+        List<String> lines = Files.readAllLines(WORK.resolve("replica-b.log"));
+        List<String> restore = lines.stream().filter(l -> l.contains("Global store") || l.contains("RUNNING")
+                || l.contains("started in")).toList();
+        restore.subList(Math.max(0, restore.size() - 6), restore.size())
+                .forEach(l -> System.out.println("  " + l.replaceAll("^.*?\\) ", "")));
     }
 
     private static void assertHits(ServiceProcess replica, String ns, List<int[]> prompts, List<int[]> synthetic) {

@@ -30,7 +30,7 @@ public class IndexMetrics {
     private final Map<String, NamespaceCounts> perNamespace = new ConcurrentHashMap<>();
     private final Map<String, Timer> storeTimers = new ConcurrentHashMap<>();
 
-    IndexMetrics(MeterRegistry registry) {
+    public IndexMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.probes = DistributionSummary.builder("promptcache.lookup.probes")
                 .description("PrefixMap keys read per lookup (binary search)").publishPercentileHistogram()

@@ -96,7 +96,8 @@ class StoreLookupTest {
         Api.lookup(otherModel, prompt).statusCode(200).body("hit", equalTo(false));
 
         access.flush();
-        assertThat(access.published()).as("hits reach the access topic, aggregated").isPositive();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(access.published())
+                .as("hits reach the access topic, aggregated").isPositive());
         given().get("/q/metrics").then().statusCode(200).body(containsString("promptcache_lookup_seconds_bucket"))
                 .body(containsString("promptcache_lookup_hit_ratio{namespace=\"" + ns + "\"}"))
                 .body(containsString("promptcache_advertise_visible_seconds_count"))
