@@ -143,7 +143,8 @@ public class StoreService {
                             + " belongs to another namespace");
                 }
                 outcome = "deduplicated";
-                return new StoreResponse(objectId, true, known.getNodes(0), known.getBlocks(),
+                return new StoreResponse(objectId, true, known.getNodesCount() == 0 ? null : known.getNodes(0),
+                        known.getBlocks(),
                         known.getBlocks() * plan.spec().blockSize(), known.getTotalBytes());
             }
             if (nodeId == null || nodeId.isBlank()) {

@@ -101,8 +101,9 @@ public final class LookupBenchmark {
                         .start(Duration.ofSeconds(120));
                 Redis redis = Redis.start(option("redis-port"), WORK.resolve("redis.log"))) {
             String java = System.getProperty("java.vm.name") + " " + Runtime.version();
-            System.out.printf("promptcache lookup benchmark: %s entries per namespace, %s, %d cores%n",
-                    options.get("entries"), java, Runtime.getRuntime().availableProcessors());
+            System.out.printf("promptcache lookup benchmark: %s entries per namespace, %s, %d cores; index %s, "
+                    + "storage node %s (its heartbeats make the hits' locations live)%n", options.get("entries"), java,
+                    Runtime.getRuntime().availableProcessors(), index.url(""), node.url(""));
             for (String algorithm : options.get("algorithms").split(",")) {
                 HashAlgorithm alg = HashAlgorithm.fromWireName(algorithm.trim());
                 String ns = register(index, alg);
@@ -300,6 +301,9 @@ public final class LookupBenchmark {
 
         /** Looks up request {@code i}; the matched blocks, or -1 on an error. */
         int lookup(int i) throws Exception;
+
+        @Override
+        void close() throws IOException;
     }
 
     private static final class HttpClient implements Client {
