@@ -6,7 +6,6 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.EmbeddedKafkaBroker;
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -50,18 +49,9 @@ class ExternalKafkaTest {
      */
     public static class ExternalKafkaProfile implements QuarkusTestProfile {
 
-        private static EmbeddedKafkaBroker external;
-
-        private static synchronized EmbeddedKafkaBroker external() {
-            if (external == null) {
-                external = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults().withPartitions(1));
-            }
-            return external;
-        }
-
         @Override
         public Map<String, String> getConfigOverrides() {
-            String servers = external().bootstrapServers();
+            String servers = OwnBrokers.bootstrap("external-kafka-test");
             return Map.of("kafka.bootstrap.servers", servers, EXTERNAL_MARKER, servers);
         }
     }

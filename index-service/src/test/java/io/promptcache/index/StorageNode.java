@@ -10,7 +10,8 @@ import io.promptcache.devservices.testing.ServiceProcess;
 
 /**
  * A real storage node (the packaged storage-node app, its own process) heartbeating to {@code bootstrap}, with a
- * fresh data dir under target/. Heartbeats every 200 ms so placement sees it at once.
+ * fresh data dir under target/. Heartbeats every 500 ms: placement sees it within a second, and a busy CI machine
+ * does not make it look dead (live = a heartbeat younger than 3 intervals).
  */
 public final class StorageNode implements AutoCloseable {
 
@@ -31,7 +32,7 @@ public final class StorageNode implements AutoCloseable {
         props.put("kafka.bootstrap.servers", bootstrap);
         props.put("promptcache.storage.node-id", nodeId);
         props.put("promptcache.storage.data-dir", dir.resolve("data").toString());
-        props.put("promptcache.storage.heartbeat-interval", "200ms");
+        props.put("promptcache.storage.heartbeat-interval", "500ms");
         props.put("promptcache.storage.capacity-bytes", Long.toString(1L << 30));
         props.put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
         props.put("quarkus.log.level", "WARN");

@@ -7,8 +7,8 @@ import java.util.Map;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.EmbeddedKafkaBroker;
 import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.index.OwnBrokers;
 import io.promptcache.index.StorageNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -65,30 +65,18 @@ class KafkaDownStoreTest {
         }
     }
 
-    /**
-     * The service on a broker of its own, so the test can stop it. The profile and the test run in different class
-     * loaders (and Quarkus asks it for its config in both), so the one broker is handed over through the system
-     * properties: the broker as an {@link AutoCloseable}, its address as a string.
-     */
+    /** The service on a broker of its own, so the test can stop it. */
     public static class OwnBroker implements QuarkusTestProfile {
 
-        private static final String KEY = "promptcache.test.kafka-down-broker";
+        private static final String NAME = "kafka-down-store-test";
 
         static void stop() throws Exception {
-            ((AutoCloseable) System.getProperties().get(KEY)).close();
+            OwnBrokers.stop(NAME);
         }
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            synchronized (System.getProperties()) {
-                if (!System.getProperties().containsKey(KEY)) {
-                    EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
-                            .withPartitions(1));
-                    System.getProperties().put(KEY, broker);
-                    System.setProperty(KEY + ".bootstrap", broker.bootstrapServers());
-                }
-            }
-            return Map.of("kafka.bootstrap.servers", System.getProperty(KEY + ".bootstrap"),
+            return Map.of("kafka.bootstrap.servers", OwnBrokers.bootstrap(NAME),
                     "promptcache.index.storage.liveness-intervals", "100000",
                     "promptcache.index.store.kafka-timeout", "3s",
                     "quarkus.kafka.health.enabled", "false");
