@@ -87,12 +87,6 @@ public class IndexMetrics {
         collisions.increment();
     }
 
-    /** Hits / lookups of a namespace since start (NaN before its first lookup). */
-    public double hitRatio(String namespace) {
-        NamespaceCounts counts = perNamespace.get(namespace);
-        return counts == null ? Double.NaN : counts.ratio();
-    }
-
     private NamespaceCounts namespaceCounts(String namespace) {
         NamespaceCounts counts = new NamespaceCounts(
                 Counter.builder("promptcache.lookups").tag("namespace", namespace).tag("outcome", "hit")

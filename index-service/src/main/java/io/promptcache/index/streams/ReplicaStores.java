@@ -14,6 +14,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.index.lookup.PrefixIndex;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
@@ -41,8 +43,11 @@ public class ReplicaStores implements PrefixIndex {
     private volatile ReadOnlyKeyValueStore<NodeId, NodeStatus> nodes;
     private volatile ReadOnlyKeyValueStore<NamespaceId, NamespaceRecord> namespaces;
 
-    ReplicaStores(KafkaStreams streams) {
+    ReplicaStores(KafkaStreams streams, MeterRegistry registry) {
         this.streams = streams;
+        FunctionCounter.builder("promptcache.store.unreadable", unreadable, LongAdder::sum)
+                .description("Global-store values that could not be decoded and were treated as absent")
+                .register(registry);
     }
 
     /** True once the global stores have been restored and follow their topics. */
@@ -125,11 +130,6 @@ public class ReplicaStores implements PrefixIndex {
             unreadable.increment();
             return null;
         }
-    }
-
-    /** Store values that could not be decoded since start. */
-    public long unreadableValues() {
-        return unreadable.sum();
     }
 
     private ReadOnlyKeyValueStore<PrefixKey, PrefixEntry> prefixes() {

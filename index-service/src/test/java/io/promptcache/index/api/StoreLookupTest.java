@@ -101,7 +101,9 @@ class StoreLookupTest {
         given().get("/q/metrics").then().statusCode(200).body(containsString("promptcache_lookup_seconds_bucket"))
                 .body(containsString("promptcache_lookup_hit_ratio{namespace=\"" + ns + "\"}"))
                 .body(containsString("promptcache_advertise_visible_seconds_count"))
-                .body(containsString("promptcache_store_seconds_count{outcome=\"stored\"}"));
+                .body(containsString("promptcache_store_seconds_count{outcome=\"stored\"}"))
+                .body(containsString("promptcache_lookup_handler_seconds_count"))
+                .body(containsString("promptcache_store_unreadable_total"));
     }
 
     @Test
