@@ -45,7 +45,7 @@ public class ReplicaStores implements PrefixIndex {
 
     ReplicaStores(KafkaStreams streams, MeterRegistry registry) {
         this.streams = streams;
-        FunctionCounter.builder("promptcache.store.unreadable", unreadable, LongAdder::sum)
+        FunctionCounter.builder("promptcache.global.store.unreadable", unreadable, LongAdder::sum)
                 .description("Global-store values that could not be decoded and were treated as absent")
                 .register(registry);
     }

@@ -103,7 +103,7 @@ class StoreLookupTest {
                 .body(containsString("promptcache_advertise_visible_seconds_count"))
                 .body(containsString("promptcache_store_seconds_count{outcome=\"stored\"}"))
                 .body(containsString("promptcache_lookup_handler_seconds_count"))
-                .body(containsString("promptcache_store_unreadable_total"));
+                .body(containsString("promptcache_global_store_unreadable_total"));
     }
 
     @Test
