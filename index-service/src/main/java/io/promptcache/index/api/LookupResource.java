@@ -58,7 +58,7 @@ public class LookupResource {
     public LookupResponse lookup(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             PrefixInput request) {
         long start = System.nanoTime();
-        Namespace spec = namespace(headers, namespace);
+        Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
         if (request == null) {
             throw ApiException.badRequest("send {\"tokens\": [...]} or {\"blockHashes\": [...]}");
         }
@@ -74,17 +74,10 @@ public class LookupResource {
     public LookupResponse lookupBinary(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             byte[] body) {
         long start = System.nanoTime();
-        Namespace spec = namespace(headers, namespace);
+        Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
         LookupResponse response = lookup.lookup(spec, binaryChain(spec, body, config));
         metrics.lookupHandler(System.nanoTime() - start);
         return response;
-    }
-
-    private Namespace namespace(HttpHeaders headers, String namespace) {
-        var caller = tenancy.caller(headers);
-        Namespace spec = namespaces.require(namespace);
-        tenancy.authorize(caller, spec.tenant(), "namespace " + namespace);
-        return spec;
     }
 
     static PrefixChain binaryChain(Namespace spec, byte[] body, IndexConfig config) {

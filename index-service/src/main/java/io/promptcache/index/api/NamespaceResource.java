@@ -61,9 +61,6 @@ public class NamespaceResource {
     @Path("/{namespace}")
     @Operation(summary = "A registered namespace's fields")
     public NamespaceResponse get(@Context HttpHeaders headers, @PathParam("namespace") String namespace) {
-        Caller caller = tenancy.caller(headers);
-        NamespaceSpec spec = registry.require(namespace).spec();
-        tenancy.authorize(caller, spec.tenant(), "namespace " + namespace);
-        return NamespaceResponse.of(spec);
+        return NamespaceResponse.of(registry.require(tenancy.caller(headers), namespace).spec());
     }
 }

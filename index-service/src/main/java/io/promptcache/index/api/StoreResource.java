@@ -70,7 +70,7 @@ public class StoreResource {
             + "Retry-After if a storage node or Kafka fails (nothing advertised).")
     public Response store(@Context HttpHeaders headers, @PathParam("namespace") String namespace, InputStream body)
             throws IOException {
-        Namespace spec = namespace(headers, namespace);
+        Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
         long contentLength = contentLength(headers);
         DataInputStream in = new DataInputStream(body);
         int headLength;
@@ -113,7 +113,7 @@ public class StoreResource {
             + "POST the commit. deduplicated=true: a live object already covers the prefix.")
     public ReservationResponse reserve(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             StoreRequest request) {
-        Namespace spec = namespace(headers, namespace);
+        Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
         return store.reserve(plan(spec, request));
     }
 
@@ -124,19 +124,12 @@ public class StoreResource {
             + "publishes the object and its prefixes in one Kafka transaction. Idempotent.")
     public Response commit(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             @PathParam("objectId") String objectId, CommitRequest request) {
-        Namespace spec = namespace(headers, namespace);
+        Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
         if (request == null) {
             throw ApiException.badRequest("send the reservation's description and node as JSON");
         }
         StoreResponse response = store.commitReservation(plan(spec, request.store()), objectId, request.node());
         return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
-    }
-
-    private Namespace namespace(HttpHeaders headers, String namespace) {
-        var caller = tenancy.caller(headers);
-        Namespace spec = namespaces.require(namespace);
-        tenancy.authorize(caller, spec.tenant(), "namespace " + namespace);
-        return spec;
     }
 
     private StorePlan plan(Namespace spec, StoreRequest request) {

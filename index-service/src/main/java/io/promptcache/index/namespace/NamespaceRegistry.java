@@ -12,6 +12,8 @@ import io.promptcache.index.api.ApiException;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.kafka.KafkaProducers;
 import io.promptcache.index.streams.ReplicaStores;
+import io.promptcache.index.tenancy.Caller;
+import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.namespace.NamespaceSpec;
 import io.promptcache.schema.proto.NamespaceRecord;
@@ -28,9 +30,11 @@ public class NamespaceRegistry {
     private final ReplicaStores stores;
     private final KafkaProducers producers;
     private final IndexConfig config;
+    private final Tenancy tenancy;
     private final Map<NamespaceId, Namespace> cache = new ConcurrentHashMap<>();
 
-    NamespaceRegistry(ReplicaStores stores, KafkaProducers producers, IndexConfig config) {
+    NamespaceRegistry(ReplicaStores stores, KafkaProducers producers, IndexConfig config, Tenancy tenancy) {
+        this.tenancy = tenancy;
         this.stores = stores;
         this.producers = producers;
         this.config = config;
@@ -78,6 +82,13 @@ public class NamespaceRegistry {
             return null;
         }
         cache.put(id, namespace);
+        return namespace;
+    }
+
+    /** The namespace with this text id for {@code caller} (400 if malformed, 404 if unknown, 403 other tenant). */
+    public Namespace require(Caller caller, String namespaceId) {
+        Namespace namespace = require(namespaceId);
+        tenancy.authorize(caller, namespace.tenant(), "namespace " + namespaceId);
         return namespace;
     }
 
