@@ -32,9 +32,12 @@ public final class Topics {
     /** Object records (LIVE / TOMBSTONED): object id -> ObjectRecord. */
     public static final TopicSpec<ObjectId, ObjectRecord> OBJECTS = new TopicSpec<>("objects",
             EventSerdes.objectId(), EventSerdes.objectRecord(), 12, compacted(Duration.ofHours(1)));
-    /** Sampled/aggregated accesses: object id -> AccessEvent. Input of the GC's LRU. */
+    /**
+     * Sampled/aggregated accesses: object id -> AccessEvent. Input of the GC's LRU; as many partitions as
+     * {@code objects}, so the GC reads both co-partitioned (an object's accesses reach the task holding its record).
+     */
     public static final TopicSpec<ObjectId, AccessEvent> ACCESS = new TopicSpec<>("access",
-            EventSerdes.objectId(), EventSerdes.accessEvent(), 6, deleted(Duration.ofDays(1)));
+            EventSerdes.objectId(), EventSerdes.accessEvent(), 12, deleted(Duration.ofDays(1)));
     /** Storage node heartbeats: node id -> NodeStatus. */
     public static final TopicSpec<NodeId, NodeStatus> NODES = new TopicSpec<>("nodes", EventSerdes.nodeId(),
             EventSerdes.nodeStatus(), 1, compacted(Duration.ofMinutes(10)));

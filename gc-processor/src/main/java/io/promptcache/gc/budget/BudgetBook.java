@@ -1,0 +1,161 @@
+package io.promptcache.gc.budget;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.TombstoneReason;
+
+/**
+ * The bytes every node, tenant and the cluster hold, kept from the objects the GC knows, and the plan that
+ * chooses victims when a budget or the TTL is exceeded. Pure logic: the budget processor feeds it and turns the
+ * plan into tombstones.
+ *
+ * <p>
+ * An object counts once per copy (per node in its record) in every scope, LIVE or TOMBSTONED, until it is removed
+ * (its record nulled after the delete). A budget with limit {@code L} is enforced when its held bytes exceed
+ * {@code high x L}; victims are then tombstoned, in {@link Victim#EVICTION_ORDER}, until its live bytes are at most
+ * {@code low x L}. Tombstoned bytes stay held through the grace window, so they never count as reclaimed early and
+ * are never reclaimed twice.
+ */
+public final class BudgetBook {
+
+    private final Map<ObjectId, GcObject> objects = new HashMap<>();
+    private final Map<String, Account> nodes = new HashMap<>();
+    private final Map<String, Account> tenants = new HashMap<>();
+    private final Account global = new Account();
+    private final TreeSet<Victim> byAge = new TreeSet<>(Victim.AGE_ORDER);
+
+    /** Adds or replaces what the book knows of {@code id}; null removes it. */
+    public void put(ObjectId id, GcObject object) {
+        GcObject old = object == null ? objects.remove(id) : objects.put(id, object);
+        if (old != null) {
+            account(id, old, false);
+        }
+        if (object != null) {
+            account(id, object, true);
+        }
+        if (old != null) {
+            prune(old);
+        }
+    }
+
+    /** Drops the scopes {@code old} was the last object of (after the replacement was added). */
+    private void prune(GcObject old) {
+        old.record().getNodesList().forEach(node -> nodes.computeIfPresent(node, (n, a) -> a.empty() ? null : a));
+        tenants.computeIfPresent(old.record().getTenantId(), (n, a) -> a.empty() ? null : a);
+    }
+
+    public GcObject get(ObjectId id) {
+        return objects.get(id);
+    }
+
+    public int size() {
+        return objects.size();
+    }
+
+    private void account(ObjectId id, GcObject object, boolean add) {
+        Victim victim = object.evictable() ? Victim.of(id, object) : null;
+        long bytes = object.bytes();
+        int copies = object.record().getNodesCount();
+        for (String node : object.record().getNodesList()) {
+            apply(nodes, node, bytes, object.live(), victim, add);
+        }
+        apply(tenants, object.record().getTenantId(), bytes * copies, object.live(), victim, add);
+        apply(global, bytes * copies, object.live(), victim, add);
+        if (victim != null) {
+            if (add) {
+                byAge.add(victim);
+            } else {
+                byAge.remove(victim);
+            }
+        }
+    }
+
+    private static void apply(Map<String, Account> scope, String name, long bytes, boolean live, Victim victim,
+            boolean add) {
+        apply(scope.computeIfAbsent(name, n -> new Account()), bytes, live, victim, add);
+    }
+
+    private static void apply(Account account, long bytes, boolean live, Victim victim, boolean add) {
+        if (add) {
+            account.add(bytes, live, victim);
+        } else {
+            account.remove(bytes, live, victim);
+        }
+    }
+
+    /**
+     * Chooses the victims now, in this order: LIVE objects on lost nodes, expired objects (TTL), then node
+     * budgets, tenant quotas and the global budget. Every chosen object is retired in the book at once (LIVE ->
+     * tombstoned, its bytes still held), so later rules and the next plan do not choose it again.
+     *
+     * @param heartbeats latest heartbeat per node id (capacity, liveness)
+     * @param now wall-clock time in ms
+     */
+    public List<Eviction> plan(Policy policy, Map<String, NodeStatus> heartbeats, long now) {
+        List<Eviction> plan = new ArrayList<>();
+        for (String node : List.copyOf(nodes.keySet())) {
+            if (policy.liveness().of(heartbeats.get(node), now) == NodeLiveness.Verdict.LOST) {
+                drain(nodes.get(node), 0, TombstoneReason.TOMBSTONE_REASON_NODE_LOST, plan);
+            }
+        }
+        if (policy.ttlMs() > 0) {
+            while (!byAge.isEmpty() && now - byAge.first().lastUsedMs() > policy.ttlMs()) {
+                retire(byAge.first().id(), TombstoneReason.TOMBSTONE_REASON_TTL, plan);
+            }
+        }
+        for (Map.Entry<String, NodeStatus> heartbeat : heartbeats.entrySet()) {
+            Account account = nodes.get(heartbeat.getKey());
+            enforce(account, heartbeat.getValue().getCapacityBytes(), policy,
+                    TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, plan);
+        }
+        for (Map.Entry<String, Long> quota : policy.tenantLimits().entrySet()) {
+            enforce(tenants.get(quota.getKey()), quota.getValue(), policy,
+                    TombstoneReason.TOMBSTONE_REASON_TENANT_QUOTA, plan);
+        }
+        enforce(global, policy.globalLimit(), policy, TombstoneReason.TOMBSTONE_REASON_GLOBAL_BUDGET, plan);
+        return plan;
+    }
+
+    private void enforce(Account account, long limit, Policy policy, TombstoneReason reason, List<Eviction> plan) {
+        if (account == null || limit <= 0 || account.held() <= (long) (policy.highWatermark() * limit)) {
+            return;
+        }
+        drain(account, (long) (policy.lowWatermark() * limit), reason, plan);
+    }
+
+    /** Retires the account's victims in order until its live bytes are at most {@code target}. */
+    private void drain(Account account, long target, TombstoneReason reason, List<Eviction> plan) {
+        while (account != null && account.live() > target) {
+            Victim next = account.first();
+            if (next == null) {
+                return; // only pinned objects left
+            }
+            retire(next.id(), reason, plan);
+        }
+    }
+
+    private void retire(ObjectId id, TombstoneReason reason, List<Eviction> plan) {
+        GcObject object = objects.get(id);
+        put(id, new GcObject(Tombstones.retired(object.record()), object.lastAccessMs(), object.superseded()));
+        plan.add(new Eviction(id, reason));
+    }
+
+    /** Held and live bytes per node, per tenant and in total, for metrics. */
+    public Usage usage() {
+        return new Usage(snapshot(nodes), snapshot(tenants), new Usage.Bytes(global.held(), global.live(),
+                global.objects()));
+    }
+
+    private static Map<String, Usage.Bytes> snapshot(Map<String, Account> scope) {
+        Map<String, Usage.Bytes> copy = new HashMap<>();
+        scope.forEach((name, a) -> copy.put(name, new Usage.Bytes(a.held(), a.live(), a.objects())));
+        return copy;
+    }
+}

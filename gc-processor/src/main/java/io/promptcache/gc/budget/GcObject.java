@@ -1,0 +1,34 @@
+package io.promptcache.gc.budget;
+
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+
+/**
+ * What the GC knows of one object: its latest record, when it was last used, and whether it is superseded (every
+ * prefix key it advertised now points to another object, so no lookup can return it).
+ *
+ * @param record the latest ObjectRecord on {@code objects}
+ * @param lastAccessMs latest access reported on {@code access}, 0 if none
+ * @param superseded no prefix key points to it any more, though some did
+ */
+public record GcObject(ObjectRecord record, long lastAccessMs, boolean superseded) {
+
+    public boolean live() {
+        return record.getState() == ObjectState.OBJECT_STATE_LIVE;
+    }
+
+    /** LIVE and not pinned: budgets and TTL may choose it. */
+    public boolean evictable() {
+        return live() && !record.getPinned();
+    }
+
+    /** Bytes of one copy. */
+    public long bytes() {
+        return record.getTotalBytes();
+    }
+
+    /** Last use: the latest access, or the creation if it was never accessed. */
+    public long lastUsedMs() {
+        return Math.max(lastAccessMs, record.getCreatedAtMs());
+    }
+}

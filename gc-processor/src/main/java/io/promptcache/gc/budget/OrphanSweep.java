@@ -1,0 +1,136 @@
+package io.promptcache.gc.budget;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import org.jboss.logging.Logger;
+
+import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.gc.storage.NodeStorage;
+import io.promptcache.gc.storage.StorageCallException;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.NodeStatus;
+
+/**
+ * Deletes bytes no object record knows: a store that crashed between its PUT and its Kafka commit, a two-step
+ * reservation never committed, a copy left on a node that came back after it was declared lost. Every
+ * {@code interval} a round lists the bucket of every live node, one page per node per step, and deletes each key of
+ * the form {@code <namespace>/<object id>} whose object is unknown and older than {@code grace}. Keys of another form
+ * are not promptcache's and are left alone.
+ */
+public final class OrphanSweep {
+
+    private static final Logger LOG = Logger.getLogger(OrphanSweep.class);
+
+    /**
+     * @param interval time between the starts of two rounds; zero disables the sweep
+     * @param grace unknown bytes younger than this are left alone (a commit may still come)
+     * @param pageSize keys per listing page
+     * @param bucket the bucket of KV objects
+     */
+    public record Settings(Duration interval, Duration grace, int pageSize, String bucket) {
+    }
+
+    private final Settings settings;
+    private final NodeStorage storage;
+    private final NodeLiveness liveness;
+    private final GcMetrics metrics;
+    /** Nodes of the running round -> continuation of their next page ("" for the first). */
+    private final Map<String, String> cursors = new LinkedHashMap<>();
+    private final Map<String, long[]> tallies = new LinkedHashMap<>();
+    private long nextRoundAt;
+
+    public OrphanSweep(Settings settings, NodeStorage storage, NodeLiveness liveness, GcMetrics metrics) {
+        this.settings = settings;
+        this.storage = storage;
+        this.liveness = liveness;
+        this.metrics = metrics;
+    }
+
+    /**
+     * One step: starts a round when one is due, then lists one page per node of the round.
+     *
+     * @param known whether an object id has a record
+     */
+    public void step(long now, Map<String, NodeStatus> heartbeats, Predicate<ObjectId> known) {
+        if (settings.interval().isZero()) {
+            return;
+        }
+        if (cursors.isEmpty()) {
+            if (now < nextRoundAt) {
+                return;
+            }
+            heartbeats.forEach((node, status) -> {
+                if (liveness.of(status, now) == NodeLiveness.Verdict.LIVE) {
+                    cursors.put(node, "");
+                    tallies.put(node, new long[3]);
+                }
+            });
+            nextRoundAt = now + settings.interval().toMillis();
+        }
+        for (String node : Map.copyOf(cursors).keySet()) {
+            NodeStatus status = heartbeats.get(node);
+            if (liveness.of(status, now) != NodeLiveness.Verdict.LIVE) {
+                finish(node, "node not live");
+                continue;
+            }
+            try {
+                page(node, status.getEndpoint(), now, known);
+            } catch (StorageCallException e) {
+                finish(node, "failed: " + e.getMessage());
+            }
+        }
+        if (cursors.isEmpty()) {
+            metrics.orphanSweepDone();
+        }
+    }
+
+    private void page(String node, String endpoint, long now, Predicate<ObjectId> known) {
+        String cursor = cursors.get(node);
+        NodeStorage.Listing page = storage.list(endpoint, settings.bucket(), cursor.isEmpty() ? null : cursor,
+                settings.pageSize());
+        long[] tally = tallies.get(node);
+        for (NodeStorage.Listed listed : page.objects()) {
+            tally[0]++;
+            ObjectId id = objectId(listed.key());
+            if (id == null || known.test(id) || now - listed.lastModifiedMs() < settings.grace().toMillis()) {
+                continue;
+            }
+            storage.delete(endpoint, settings.bucket(), listed.key());
+            metrics.orphanDeleted(listed.bytes());
+            tally[1]++;
+            tally[2] += listed.bytes();
+        }
+        if (page.next() == null) {
+            finish(node, "done");
+        } else {
+            cursors.put(node, page.next());
+        }
+    }
+
+    private void finish(String node, String how) {
+        cursors.remove(node);
+        long[] tally = tallies.remove(node);
+        if (tally[1] > 0 || !"done".equals(how)) {
+            LOG.infof("Orphan sweep of node %s %s: %d keys listed, %d orphans deleted (%d bytes)", node, how,
+                    tally[0], tally[1], tally[2]);
+        }
+    }
+
+    /** The object id of a key {@code <namespace>/<object id>}, or null for a key of another form. */
+    static ObjectId objectId(String key) {
+        int slash = key.lastIndexOf('/');
+        String tail = key.substring(slash + 1);
+        if (slash <= 0 || tail.length() != ObjectId.TEXT_LENGTH) {
+            return null;
+        }
+        try {
+            return ObjectId.parse(tail);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.promptcache.gc.budget;
+
+import java.util.Map;
+
+/**
+ * A snapshot of what the budgets hold.
+ *
+ * @param nodes per node id
+ * @param tenants per tenant id
+ * @param total the whole cluster
+ */
+public record Usage(Map<String, Bytes> nodes, Map<String, Bytes> tenants, Bytes total) {
+
+    public static final Usage EMPTY = new Usage(Map.of(), Map.of(), new Bytes(0, 0, 0));
+
+    public Usage {
+        nodes = Map.copyOf(nodes);
+        tenants = Map.copyOf(tenants);
+    }
+
+    /**
+     * @param held bytes not yet deleted (LIVE and TOMBSTONED)
+     * @param live bytes of LIVE objects
+     * @param objects object copies
+     */
+    public record Bytes(long held, long live, long objects) {
+    }
+}

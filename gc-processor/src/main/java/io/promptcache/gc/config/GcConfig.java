@@ -1,0 +1,129 @@
+package io.promptcache.gc.config;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** gc-processor configuration ({@code promptcache.gc.*}); every key is in the module README. */
+@ConfigMapping(prefix = "promptcache.gc")
+public interface GcConfig {
+
+    /** This instance's id, written into the tombstones it decides. Default: host name + HTTP port. */
+    Optional<String> instanceId();
+
+    /**
+     * Grace window between TOMBSTONE and DELETE: a reader that got the object from a lookup just before the
+     * tombstone has this long to finish its range GET.
+     */
+    @WithDefault("30s")
+    Duration grace();
+
+    /** Objects not accessed (nor created) for longer than this expire. 0 disables TTL expiry. */
+    @WithDefault("7d")
+    Duration ttl();
+
+    /** A budget is enforced once the bytes it holds exceed this fraction of its limit. */
+    @WithDefault("0.90")
+    double highWatermark();
+
+    /** Enforcing a budget tombstones victims until its live bytes are at most this fraction of its limit. */
+    @WithDefault("0.80")
+    double lowWatermark();
+
+    /** Limit on the bytes of the whole cluster (all nodes). Unset: no global budget. */
+    OptionalLong globalBudgetBytes();
+
+    /** Per-tenant quotas: {@code promptcache.gc.tenants.<tenant>.quota-bytes}. */
+    Map<String, Tenant> tenants();
+
+    /** How often budgets and TTL are checked. */
+    @WithDefault("1s")
+    Duration evictInterval();
+
+    Delete delete();
+
+    Nodes nodes();
+
+    Orphans orphans();
+
+    Storage storage();
+
+    interface Tenant {
+
+        /** Bytes this tenant's objects may hold, on all nodes together. */
+        long quotaBytes();
+    }
+
+    interface Delete {
+
+        /** How often tombstones whose grace window ended are looked for. */
+        @WithDefault("1s")
+        Duration interval();
+
+        /** Deletes at most this many objects per check (bounds the time a check blocks its stream thread). */
+        @WithDefault("256")
+        int maxPerCheck();
+
+        /** First retry delay after a failed DELETE; doubles per failure up to {@code backoff-max}. */
+        @WithDefault("1s")
+        Duration backoff();
+
+        @WithDefault("5m")
+        Duration backoffMax();
+    }
+
+    interface Nodes {
+
+        /** A node is live while its last heartbeat is younger than this many heartbeat intervals. */
+        @WithDefault("3")
+        int livenessIntervals();
+
+        /**
+         * A node silent for this long is lost: its LIVE objects are tombstoned (reason NODE_LOST) and deletes on it
+         * are skipped. Shorter silences (a restart) only delay deletes.
+         */
+        @WithDefault("5m")
+        Duration lostAfter();
+    }
+
+    interface Orphans {
+
+        /** How often every live node's bucket is listed for bytes no object record knows. 0 disables the sweep. */
+        @WithDefault("10m")
+        Duration sweepInterval();
+
+        /**
+         * Bytes unknown to {@code objects} are deleted only when older than this. It must exceed the index-service's
+         * reservation expiry (two-step stores commit after their PUT) plus any replication lag.
+         */
+        @WithDefault("1h")
+        Duration grace();
+
+        /** Keys listed per node per sweep step (one ListObjectsV2 page). */
+        @WithDefault("1000")
+        int pageSize();
+    }
+
+    interface Storage {
+
+        /** Bucket on the storage nodes that holds KV objects (index-service's {@code store.bucket}). */
+        @WithDefault("promptcache-kv")
+        String bucket();
+
+        /** Access key for SigV4-signed requests to the storage nodes; unset: anonymous requests. */
+        Optional<String> accessKeyId();
+
+        Optional<String> secretAccessKey();
+
+        @WithDefault("us-east-1")
+        String region();
+
+        /** Time limit of one S3 call (DELETE, list page). */
+        @WithDefault("5s")
+        Duration callTimeout();
+    }
+}

@@ -1,0 +1,52 @@
+package io.promptcache.gc.ledger;
+
+import io.promptcache.gc.budget.GcObject;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+
+/**
+ * The ledger's state of one object id.
+ *
+ * @param record latest record, null while only prefix references arrived
+ * @param lastAccessMs latest access reported
+ * @param refs prefix keys pointing to the object now
+ * @param everReferenced some prefix key pointed to it at some time
+ * @param deleteAttempts failed phase-two attempts so far
+ * @param dueAtMs when phase two runs next (0: not scheduled)
+ */
+public record LedgerEntry(ObjectRecord record, long lastAccessMs, int refs, boolean everReferenced,
+        int deleteAttempts, long dueAtMs) {
+
+    static final LedgerEntry EMPTY = new LedgerEntry(null, 0, 0, false, 0, 0);
+
+    boolean tombstoned() {
+        return record != null && record.getState() == ObjectState.OBJECT_STATE_TOMBSTONED;
+    }
+
+    /** Every prefix it advertised points elsewhere now: no lookup can return it. */
+    boolean superseded() {
+        return everReferenced && refs == 0;
+    }
+
+    GcObject summary() {
+        return new GcObject(record, lastAccessMs, superseded());
+    }
+
+    LedgerEntry withRecord(ObjectRecord newRecord) {
+        return new LedgerEntry(newRecord, lastAccessMs, refs, everReferenced, deleteAttempts, dueAtMs);
+    }
+
+    LedgerEntry withAccess(long accessMs) {
+        return new LedgerEntry(record, Math.max(lastAccessMs, accessMs), refs, everReferenced, deleteAttempts,
+                dueAtMs);
+    }
+
+    LedgerEntry withRefs(int newRefs) {
+        return new LedgerEntry(record, lastAccessMs, newRefs, everReferenced || newRefs > 0, deleteAttempts,
+                dueAtMs);
+    }
+
+    LedgerEntry withDue(long newDueAtMs, int attempts) {
+        return new LedgerEntry(record, lastAccessMs, refs, everReferenced, attempts, newDueAtMs);
+    }
+}

@@ -1,0 +1,264 @@
+package io.promptcache.gc.ledger;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.kafka.common.serialization.BytesSerializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.jboss.logging.Logger;
+
+import io.promptcache.gc.ledger.LedgerEvent.Accessed;
+import io.promptcache.gc.ledger.LedgerEvent.ObjectChanged;
+import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
+import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.metrics.GcMetrics.Anomaly;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.ObjectRecord;
+
+/**
+ * The GC's ledger for the object ids of one partition: their records, last accesses and the prefix keys pointing to
+ * them. It carries out both phases for every tombstone on {@code objects}, whoever decided it: phase one nulls the
+ * prefix keys that still point to the object; phase two, once the grace window is over, deletes the bytes on every
+ * node of the record (a punctuator, {@link PhaseTwo}) and nulls the record. It reports every object to the budget
+ * keeper as a {@link LedgerOutput.Summary}.
+ *
+ * <p>
+ * Stores: {@link #LEDGER} (object id -> {@link LedgerEntry}), {@link #REFS} (object id + prefix key -> empty: the
+ * reverse index) and {@link #DUE} (delete-after ms, big-endian, + object id -> empty: the grace queue in time order).
+ */
+public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, Void, LedgerOutput> {
+
+    public static final String LEDGER = "gc-ledger";
+    public static final String REFS = "gc-refs";
+    public static final String DUE = "gc-due";
+
+    private static final Logger LOG = Logger.getLogger(LedgerProcessor.class);
+
+    private final PhaseTwo.Factory phaseTwo;
+    private final GcMetrics metrics;
+    private ProcessorContext<Void, LedgerOutput> context;
+    private KeyValueStore<ObjectId, LedgerEntry> ledger;
+    private KeyValueStore<Bytes, byte[]> refs;
+    private KeyValueStore<Bytes, byte[]> due;
+    private long queued;
+
+    public LedgerProcessor(PhaseTwo.Factory phaseTwo, GcMetrics metrics) {
+        this.phaseTwo = phaseTwo;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<Void, LedgerOutput> ctx) {
+        this.context = ctx;
+        this.ledger = ctx.getStateStore(LEDGER);
+        this.refs = ctx.getStateStore(REFS);
+        this.due = ctx.getStateStore(DUE);
+        try (KeyValueIterator<Bytes, byte[]> all = due.all()) {
+            while (all.hasNext()) {
+                all.next();
+                queued++;
+            }
+        }
+        metrics.graceQueue(queued);
+        PhaseTwo deleter = phaseTwo.create(ctx, this);
+        ctx.schedule(deleter.interval(), PunctuationType.WALL_CLOCK_TIME, deleter::run);
+    }
+
+    @Override
+    public void close() {
+        metrics.graceQueue(-queued);
+        queued = 0;
+    }
+
+    @Override
+    public void process(Record<ObjectId, LedgerEvent> record) {
+        ObjectId id = record.key();
+        if (id == null) {
+            return;
+        }
+        LedgerEvent event = record.value();
+        if (event instanceof ObjectChanged changed) {
+            objectChanged(id, changed.record());
+        } else if (event instanceof Accessed accessed) {
+            accessed(id, accessed.event().getLastAccessMs());
+        } else if (event instanceof RefChanged ref) {
+            refChanged(id, ref.key(), ref.added());
+        }
+    }
+
+    private void objectChanged(ObjectId id, ObjectRecord newRecord) {
+        LedgerEntry entry = ledger.get(id);
+        if (newRecord == null) {
+            if (entry != null) {
+                retractAll(id);
+                forget(id, entry);
+            }
+            return;
+        }
+        LedgerEntry updated = (entry == null ? LedgerEntry.EMPTY : entry).withRecord(newRecord);
+        if (updated.tombstoned()) {
+            if (entry == null || entry.record() == null) {
+                metrics.anomaly(Anomaly.UNKNOWN_TOMBSTONE);
+                LOG.warnf("Tombstone for object %s, never seen LIVE: its bytes on %s are deleted after its grace "
+                        + "window like any other", id, newRecord.getNodesList());
+            }
+            retractAll(id);
+            long deleteAfter = newRecord.getTombstone().getDeleteAfterMs();
+            updated = schedule(id, updated.withRefs(0), deleteAfter, updated.deleteAttempts());
+        }
+        ledger.put(id, updated);
+        summarize(id, updated);
+    }
+
+    private void accessed(ObjectId id, long lastAccessMs) {
+        LedgerEntry entry = ledger.get(id);
+        if (entry == null || entry.record() == null) {
+            metrics.anomaly(Anomaly.UNKNOWN_ACCESS);
+            LOG.debugf("Access to unknown object %s ignored (removed already, or not registered)", id);
+            return;
+        }
+        if (lastAccessMs <= entry.lastAccessMs()) {
+            return;
+        }
+        LedgerEntry updated = entry.withAccess(lastAccessMs);
+        ledger.put(id, updated);
+        summarize(id, updated);
+    }
+
+    private void refChanged(ObjectId id, PrefixKey key, boolean added) {
+        LedgerEntry entry = ledger.get(id);
+        if (entry == null) {
+            entry = LedgerEntry.EMPTY;
+        }
+        Bytes ref = refKey(id, key);
+        if (added && entry.tombstoned()) {
+            // advertised after its tombstone (a race with an index replica): retract it at once
+            context.forward(new Record<>(null, new LedgerOutput.PrefixRetraction(key), context.currentSystemTimeMs()));
+            metrics.retracted(1);
+            return;
+        }
+        boolean known = refs.get(ref) != null;
+        if (added == known) {
+            return; // idempotent
+        }
+        if (added) {
+            refs.put(ref, new byte[0]);
+        } else {
+            refs.delete(ref);
+        }
+        LedgerEntry updated = entry.withRefs(entry.refs() + (added ? 1 : -1));
+        ledger.put(id, updated);
+        if (updated.record() != null && updated.superseded() != entry.superseded()) {
+            summarize(id, updated);
+        }
+    }
+
+    /** Nulls every prefix key that still points to {@code id}. */
+    void retractAll(ObjectId id) {
+        List<Bytes> keys = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = refs.prefixScan(Bytes.wrap(id.toBytes()), new BytesSerializer())) {
+            while (it.hasNext()) {
+                keys.add(it.next().key);
+            }
+        }
+        long now = context.currentSystemTimeMs();
+        for (Bytes key : keys) {
+            byte[] raw = key.get();
+            byte[] prefixKey = new byte[raw.length - ObjectId.LENGTH];
+            System.arraycopy(raw, ObjectId.LENGTH, prefixKey, 0, prefixKey.length);
+            context.forward(new Record<>(null, new LedgerOutput.PrefixRetraction(PrefixKey.fromBytes(prefixKey)),
+                    now));
+            refs.delete(key);
+        }
+        metrics.retracted(keys.size());
+    }
+
+    /** Puts {@code id} in the grace queue at {@code dueAtMs} (moving it if it was queued already). */
+    LedgerEntry schedule(ObjectId id, LedgerEntry entry, long dueAtMs, int attempts) {
+        if (entry.dueAtMs() != 0) {
+            unqueue(id, entry.dueAtMs());
+        }
+        due.put(dueKey(dueAtMs, id), new byte[0]);
+        queued++;
+        metrics.graceQueue(1);
+        return entry.withDue(dueAtMs, attempts);
+    }
+
+    /** Drops every trace of {@code id} (after phase two, or when its record was nulled by someone else). */
+    void forget(ObjectId id, LedgerEntry entry) {
+        if (entry.dueAtMs() != 0) {
+            unqueue(id, entry.dueAtMs());
+        }
+        ledger.delete(id);
+        context.forward(new Record<>(null, new LedgerOutput.Summary(id, null), context.currentSystemTimeMs()));
+    }
+
+    /** Removes a queue entry that no longer matches its object. */
+    void dropDue(ObjectId id, long dueAtMs) {
+        unqueue(id, dueAtMs);
+    }
+
+    private void unqueue(ObjectId id, long dueAtMs) {
+        if (due.delete(dueKey(dueAtMs, id)) != null) {
+            queued--;
+            metrics.graceQueue(-1);
+        }
+    }
+
+    private void summarize(ObjectId id, LedgerEntry entry) {
+        context.forward(new Record<>(null, new LedgerOutput.Summary(id, entry.summary()),
+                context.currentSystemTimeMs()));
+    }
+
+    /** Queue entries due at or before {@code now}, oldest first, at most {@code limit}. */
+    List<KeyValue<Long, ObjectId>> dueBy(long now, int limit) {
+        List<KeyValue<Long, ObjectId>> result = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = due.range(Bytes.wrap(new byte[8]), dueKey(now, null))) {
+            while (it.hasNext() && result.size() < limit) {
+                ByteBuffer key = ByteBuffer.wrap(it.next().key.get());
+                long at = key.getLong() ^ Long.MIN_VALUE;
+                byte[] id = new byte[ObjectId.LENGTH];
+                key.get(id);
+                result.add(KeyValue.pair(at, ObjectId.fromBytes(id)));
+            }
+        }
+        return result;
+    }
+
+    KeyValueStore<ObjectId, LedgerEntry> ledger() {
+        return ledger;
+    }
+
+    ProcessorContext<Void, LedgerOutput> context() {
+        return context;
+    }
+
+    /** Sorts by time (sign bit flipped so negative times sort first), then by id; a null id ends a range. */
+    static Bytes dueKey(long atMs, ObjectId id) {
+        ByteBuffer key = ByteBuffer.allocate(8 + ObjectId.LENGTH);
+        key.putLong(atMs ^ Long.MIN_VALUE);
+        key.put(id == null ? maxId() : id.toBytes());
+        return Bytes.wrap(key.array());
+    }
+
+    private static byte[] maxId() {
+        byte[] max = new byte[ObjectId.LENGTH];
+        Arrays.fill(max, (byte) 0xff);
+        return max;
+    }
+
+    static Bytes refKey(ObjectId id, PrefixKey key) {
+        byte[] prefix = key.toBytes();
+        return Bytes.wrap(ByteBuffer.allocate(ObjectId.LENGTH + prefix.length).put(id.toBytes()).put(prefix).array());
+    }
+}

@@ -1,0 +1,141 @@
+package io.promptcache.gc.metrics;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.promptcache.gc.budget.Usage;
+import io.promptcache.schema.proto.TombstoneReason;
+
+/**
+ * The gc-processor's meters (names in the module README). Label sets are bounded: reasons and outcomes are enums,
+ * nodes and tenants are the cluster's.
+ */
+public final class GcMetrics {
+
+    /** What happened to one bad or surprising input; each is counted and logged, none stops the processor. */
+    public enum Anomaly {
+        UNKNOWN_TOMBSTONE,
+        UNKNOWN_ACCESS,
+        UNKNOWN_NODE,
+        DELETE_FAILED
+    }
+
+    private final MeterRegistry registry;
+    private final Map<TombstoneReason, Counter> tombstones = new ConcurrentHashMap<>();
+    private final Map<Anomaly, Counter> anomalies = new ConcurrentHashMap<>();
+    private final Counter retracted;
+    private final Counter deleted;
+    private final Counter deleteFailures;
+    private final Counter skippedCopies;
+    private final Counter reclaimed;
+    private final Counter orphansDeleted;
+    private final Counter orphanBytes;
+    private final Counter orphanSweeps;
+    private final AtomicLong graceQueue = new AtomicLong();
+    private final Set<String> gaugedNodes = ConcurrentHashMap.newKeySet();
+    private final Set<String> gaugedTenants = ConcurrentHashMap.newKeySet();
+    private volatile Usage usage = Usage.EMPTY;
+    private volatile Map<String, Long> limits = Map.of();
+
+    public GcMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.retracted = registry.counter("promptcache_gc_prefixes_retracted_total");
+        this.deleted = registry.counter("promptcache_gc_deletes_total", "outcome", "done");
+        this.deleteFailures = registry.counter("promptcache_gc_deletes_total", "outcome", "failed");
+        this.skippedCopies = registry.counter("promptcache_gc_deletes_total", "outcome", "skipped_node_lost");
+        this.reclaimed = registry.counter("promptcache_gc_reclaimed_bytes_total");
+        this.orphansDeleted = registry.counter("promptcache_gc_orphans_deleted_total");
+        this.orphanBytes = registry.counter("promptcache_gc_orphan_bytes_total");
+        this.orphanSweeps = registry.counter("promptcache_gc_orphan_sweeps_total");
+        Gauge.builder("promptcache_gc_grace_queue", graceQueue, AtomicLong::get)
+                .description("tombstoned objects waiting for the end of their grace window").register(registry);
+        Gauge.builder("promptcache_gc_bytes", this, m -> m.usage.total().held()).tag("scope", "global")
+                .tag("name", "all").tag("kind", "held").register(registry);
+        Gauge.builder("promptcache_gc_bytes", this, m -> m.usage.total().live()).tag("scope", "global")
+                .tag("name", "all").tag("kind", "live").register(registry);
+    }
+
+    public void tombstoned(TombstoneReason reason) {
+        tombstones.computeIfAbsent(reason, r -> registry.counter("promptcache_gc_tombstones_total", "reason",
+                r.name().substring("TOMBSTONE_REASON_".length()).toLowerCase())).increment();
+    }
+
+    public void anomaly(Anomaly kind) {
+        anomalies.computeIfAbsent(kind, k -> registry.counter("promptcache_gc_anomalies_total", "kind",
+                k.name().toLowerCase())).increment();
+    }
+
+    public void retracted(int prefixes) {
+        retracted.increment(prefixes);
+    }
+
+    public void deleted(long bytes) {
+        deleted.increment();
+        reclaimed.increment(bytes);
+    }
+
+    public void deleteFailed() {
+        deleteFailures.increment();
+    }
+
+    public void skippedCopy() {
+        skippedCopies.increment();
+    }
+
+    public void orphanDeleted(long bytes) {
+        orphansDeleted.increment();
+        orphanBytes.increment(bytes);
+    }
+
+    public void orphanSweepDone() {
+        orphanSweeps.increment();
+    }
+
+    /** The ledgers' grace queues changed by {@code delta} objects. */
+    public void graceQueue(long delta) {
+        graceQueue.addAndGet(delta);
+    }
+
+    public long graceQueueLength() {
+        return graceQueue.get();
+    }
+
+    /**
+     * The latest budget snapshot, with each node's and tenant's limit.
+     *
+     * @param newLimits limit in bytes keyed {@code node:<id>} (capacity) and {@code tenant:<id>} (quota)
+     */
+    public void usage(Usage newUsage, Map<String, Long> newLimits) {
+        this.usage = newUsage;
+        this.limits = Map.copyOf(newLimits);
+        newUsage.nodes().keySet().forEach(node -> gauge(gaugedNodes, "node", node));
+        newUsage.tenants().keySet().forEach(tenant -> gauge(gaugedTenants, "tenant", tenant));
+    }
+
+    public Usage usage() {
+        return usage;
+    }
+
+    private void gauge(Set<String> gauged, String scope, String name) {
+        if (!gauged.add(name)) {
+            return;
+        }
+        Map<String, ToDoubleFunction<GcMetrics>> kinds = Map.of(
+                "held", m -> bytes(m, scope, name).held(),
+                "live", m -> bytes(m, scope, name).live(),
+                "limit", m -> m.limits.getOrDefault(scope + ":" + name, 0L));
+        kinds.forEach((kind, f) -> Gauge.builder("promptcache_gc_bytes", this, f).tag("scope", scope)
+                .tag("name", name).tag("kind", kind).register(registry));
+    }
+
+    private static Usage.Bytes bytes(GcMetrics m, String scope, String name) {
+        Map<String, Usage.Bytes> map = "node".equals(scope) ? m.usage.nodes() : m.usage.tenants();
+        return map.getOrDefault(name, new Usage.Bytes(0, 0, 0));
+    }
+}

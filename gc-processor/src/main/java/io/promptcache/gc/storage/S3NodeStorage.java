@@ -1,0 +1,90 @@
+package io.promptcache.gc.storage;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.promptcache.gc.config.GcConfig;
+
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+
+/**
+ * {@link NodeStorage} through the AWS SDK: the {@link S3Client} quarkus-amazon-s3 configures ({@code quarkus.s3.*}),
+ * sent to a node per request by a request-level plugin (node endpoints come from heartbeats), SigV4-signed when
+ * {@code promptcache.gc.storage.access-key-id} is set.
+ */
+@ApplicationScoped
+public class S3NodeStorage implements NodeStorage {
+
+    private final S3Client client;
+    private final AwsCredentialsProvider credentials;
+    private final Region region;
+    private final Duration timeout;
+    private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
+
+    S3NodeStorage(S3Client client, GcConfig config) {
+        this.client = client;
+        GcConfig.Storage storage = config.storage();
+        if (storage.accessKeyId().isPresent() != storage.secretAccessKey().isPresent()) {
+            throw new IllegalArgumentException("set both promptcache.gc.storage.access-key-id and "
+                    + "promptcache.gc.storage.secret-access-key, or neither");
+        }
+        this.credentials = storage.accessKeyId().isPresent()
+                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(storage.accessKeyId().get(),
+                        storage.secretAccessKey().get()))
+                : AnonymousCredentialsProvider.create();
+        this.region = Region.of(storage.region());
+        this.timeout = storage.callTimeout();
+    }
+
+    @Override
+    public void delete(String endpoint, String bucket, String key) {
+        try {
+            client.deleteObject(b -> b.bucket(bucket).key(key).overrideConfiguration(at(endpoint)));
+        } catch (NoSuchBucketException e) {
+            // nothing was ever stored there: the object is gone either way
+        } catch (SdkException e) {
+            throw new StorageCallException("DELETE " + bucket + "/" + key + " on " + endpoint + ": " + e.getMessage(),
+                    e);
+        }
+    }
+
+    @Override
+    public Listing list(String endpoint, String bucket, String continuation, int pageSize) {
+        try {
+            ListObjectsV2Response page = client.listObjectsV2(b -> b.bucket(bucket).maxKeys(pageSize)
+                    .continuationToken(continuation).overrideConfiguration(at(endpoint)));
+            return new Listing(page.contents().stream()
+                    .map(o -> new Listed(o.key(), o.size(), o.lastModified().toEpochMilli())).toList(),
+                    Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null);
+        } catch (NoSuchBucketException e) {
+            return new Listing(List.of(), null);
+        } catch (SdkException e) {
+            throw new StorageCallException("LIST " + bucket + " on " + endpoint + ": " + e.getMessage(), e);
+        }
+    }
+
+    private AwsRequestOverrideConfiguration at(String endpoint) {
+        return targets.computeIfAbsent(endpoint, e -> {
+            URI uri = URI.create(e);
+            SdkPlugin plugin = config -> ((S3ServiceClientConfiguration.Builder) config).endpointOverride(uri)
+                    .region(region).credentialsProvider(credentials);
+            return AwsRequestOverrideConfiguration.builder().addPlugin(plugin).apiCallTimeout(timeout).build();
+        });
+    }
+}

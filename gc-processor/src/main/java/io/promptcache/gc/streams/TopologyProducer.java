@@ -1,0 +1,172 @@
+package io.promptcache.gc.streams;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import io.promptcache.gc.budget.BudgetProcessor;
+import io.promptcache.gc.budget.OrphanSweep;
+import io.promptcache.gc.ledger.DeleteSchedule;
+import io.promptcache.gc.ledger.LedgerEvent;
+import io.promptcache.gc.ledger.LedgerOutput;
+import io.promptcache.gc.ledger.LedgerProcessor;
+import io.promptcache.gc.ledger.PhaseTwo;
+import io.promptcache.gc.ledger.PrefixOwnersProcessor;
+import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.gc.storage.NodeStorage;
+import io.promptcache.gc.storage.NodeTable;
+import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.Topics;
+
+/**
+ * The gc-processor topology, three sub-topologies:
+ * <ol>
+ * <li>{@code prefixes} (by prefix key) -> {@link PrefixOwnersProcessor} -> reference changes re-keyed by object id
+ * (internal topic {@value #REFS_TOPIC});</li>
+ * <li>{@code objects} + {@code access} + reference changes (all by object id, co-partitioned) ->
+ * {@link LedgerProcessor}: phase one (null prefix keys), phase two (DELETE, null the record), summaries to the
+ * internal topic {@value #BUDGET_TOPIC} (one partition);</li>
+ * <li>summaries -> {@link BudgetProcessor}: byte budgets, TTL, orphan sweep; its tombstones go to {@code objects}
+ * and come back to sub-topology 2.</li>
+ * </ol>
+ * Every processor can read the global store {@link NodeTable#STORE} (a copy of {@code nodes}).
+ */
+@ApplicationScoped
+public class TopologyProducer {
+
+    /** Name (suffix) of the repartition topic of reference changes. */
+    public static final String REFS_TOPIC = "prefix-refs";
+    /** Name (suffix) of the one-partition repartition topic of summaries. */
+    public static final String BUDGET_TOPIC = "budget";
+
+    /** Everything the topology needs besides its topics. */
+    public record Settings(TopicCatalog catalog, BudgetProcessor.Settings budget, OrphanSweep.Settings orphans,
+            DeleteSchedule deletes, NodeLiveness liveness) {
+    }
+
+    @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
+    String topicPrefix;
+
+    @Inject
+    GcSettings settings;
+
+    @Inject
+    NodeStorage storage;
+
+    @Inject
+    GcMetrics metrics;
+
+    @Produces
+    public Topology topology() {
+        return build(settings.topology(new TopicCatalog(topicPrefix)), storage, metrics);
+    }
+
+    /** The production topology (tests build it here too). */
+    public static Topology build(Settings settings, NodeStorage storage, GcMetrics metrics) {
+        TopicCatalog catalog = settings.catalog();
+        Serde<ObjectId> ids = Topics.OBJECTS.keySerde();
+        StreamsBuilder builder = new StreamsBuilder();
+
+        builder.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NodeTable.STORE), Topics.NODES.keySerde(),
+                        Topics.NODES.valueSerde()).withLoggingDisabled(),
+                catalog.name(Topics.NODES), Consumed.with(Topics.NODES.keySerde(), Topics.NODES.valueSerde()),
+                NodeTableUpdater::new);
+
+        builder.addStateStore(store(PrefixOwnersProcessor.STORE, Topics.PREFIXES.keySerde(), ids));
+        KStream<ObjectId, LedgerEvent> refs = builder
+                .stream(catalog.name(Topics.PREFIXES), Consumed.with(Topics.PREFIXES.keySerde(),
+                        Topics.PREFIXES.valueSerde()))
+                .process(PrefixOwnersProcessor::new, PrefixOwnersProcessor.STORE)
+                .repartition(Repartitioned.with(ids, GcSerdes.refChanged()).withName(REFS_TOPIC))
+                .mapValues(ref -> ref);
+
+        KStream<ObjectId, LedgerEvent> objects = builder
+                .stream(catalog.name(Topics.OBJECTS), Consumed.with(ids, Topics.OBJECTS.valueSerde()))
+                .mapValues(LedgerEvent.ObjectChanged::new);
+        KStream<ObjectId, LedgerEvent> access = builder
+                .stream(catalog.name(Topics.ACCESS), Consumed.with(Topics.ACCESS.keySerde(),
+                        Topics.ACCESS.valueSerde()))
+                .filter((id, event) -> event != null).mapValues(LedgerEvent.Accessed::new);
+
+        builder.addStateStore(store(LedgerProcessor.LEDGER, ids, GcSerdes.ledgerEntry()));
+        builder.addStateStore(store(LedgerProcessor.REFS, Serdes.Bytes(),
+                Serdes.ByteArray()));
+        builder.addStateStore(store(LedgerProcessor.DUE, Serdes.Bytes(),
+                Serdes.ByteArray()));
+        PhaseTwo.Factory phaseTwo = PhaseTwo.factory(storage, settings.liveness(), settings.deletes(), metrics);
+        KStream<Void, LedgerOutput> out = objects.merge(access).merge(refs).process(
+                () -> new LedgerProcessor(phaseTwo, metrics), LedgerProcessor.LEDGER, LedgerProcessor.REFS,
+                LedgerProcessor.DUE);
+
+        out.filter((k, o) -> o instanceof LedgerOutput.PrefixRetraction)
+                .map((k, o) -> KeyValue.pair(((LedgerOutput.PrefixRetraction) o).key(), (PrefixEntry) null))
+                .to(catalog.name(Topics.PREFIXES), Produced.with(Topics.PREFIXES.keySerde(),
+                        Topics.PREFIXES.valueSerde()));
+        out.filter((k, o) -> o instanceof LedgerOutput.ObjectRemoval)
+                .map((k, o) -> KeyValue.pair(((LedgerOutput.ObjectRemoval) o).id(), (ObjectRecord) null))
+                .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
+
+        builder.addStateStore(store(BudgetProcessor.STORE, ids, GcSerdes.gcObject()));
+        OrphanSweep.Settings orphans = settings.orphans();
+        out.filter((k, o) -> o instanceof LedgerOutput.Summary)
+                .map((k, o) -> KeyValue.pair(((LedgerOutput.Summary) o).id(), ((LedgerOutput.Summary) o).object()))
+                .repartition(Repartitioned.with(ids, GcSerdes.gcObject()).withNumberOfPartitions(1)
+                        .withName(BUDGET_TOPIC))
+                .process(() -> new BudgetProcessor(settings.budget(),
+                        new OrphanSweep(orphans, storage, settings.liveness(), metrics), metrics),
+                        BudgetProcessor.STORE)
+                .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
+        return builder.build();
+    }
+
+    private static <K, V> StoreBuilder<KeyValueStore<K, V>> store(String name, Serde<K> keys, Serde<V> values) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keys, values);
+    }
+
+    /** Applies {@code nodes} to the global store: a heartbeat is put, a null removes the node. */
+    static final class NodeTableUpdater implements Processor<NodeId, NodeStatus, Void, Void> {
+
+        private KeyValueStore<NodeId, NodeStatus> store;
+
+        @Override
+        public void init(ProcessorContext<Void, Void> context) {
+            store = context.getStateStore(NodeTable.STORE);
+        }
+
+        @Override
+        public void process(Record<NodeId, NodeStatus> record) {
+            if (record.key() == null) {
+                return;
+            }
+            if (record.value() == null) {
+                store.delete(record.key());
+            } else {
+                store.put(record.key(), record.value());
+            }
+        }
+    }
+}

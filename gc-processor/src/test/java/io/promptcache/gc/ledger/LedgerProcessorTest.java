@@ -1,0 +1,273 @@
+package io.promptcache.gc.ledger;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.promptcache.gc.ledger.LedgerEvent.Accessed;
+import io.promptcache.gc.ledger.LedgerEvent.ObjectChanged;
+import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
+import io.promptcache.gc.ledger.LedgerOutput.ObjectRemoval;
+import io.promptcache.gc.ledger.LedgerOutput.PrefixRetraction;
+import io.promptcache.gc.ledger.LedgerOutput.Summary;
+import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.gc.storage.NodeTable;
+import io.promptcache.gc.streams.GcSerdes;
+import io.promptcache.gc.testing.RecordingStorage;
+import io.promptcache.gc.testing.Records;
+import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.AccessEvent;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.topic.Topics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The ledger alone, with {@link MockProcessorContext}: punctuators fired by hand, stores in memory. */
+class LedgerProcessorTest {
+
+    private static final long T0 = 1_800_000_000_000L;
+    private static final DeleteSchedule SCHEDULE = new DeleteSchedule(Duration.ofSeconds(1), 100,
+            Duration.ofSeconds(1), Duration.ofSeconds(8));
+
+    private final RecordingStorage storage = new RecordingStorage();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final GcMetrics metrics = new GcMetrics(registry);
+    private MockProcessorContext<Void, LedgerOutput> context;
+    private KeyValueStore<NodeId, NodeStatus> nodes;
+    private LedgerProcessor ledger;
+
+    @BeforeEach
+    void setUp() {
+        context = new MockProcessorContext<>();
+        context.setCurrentSystemTimeMs(T0);
+        addStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LedgerProcessor.LEDGER),
+                Topics.OBJECTS.keySerde(), GcSerdes.ledgerEntry()).withLoggingDisabled().build());
+        addStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LedgerProcessor.REFS), Serdes.Bytes(),
+                Serdes.ByteArray()).withLoggingDisabled().build());
+        addStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LedgerProcessor.DUE), Serdes.Bytes(),
+                Serdes.ByteArray()).withLoggingDisabled().build());
+        nodes = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NodeTable.STORE), Topics.NODES.keySerde(),
+                Topics.NODES.valueSerde()).withLoggingDisabled().build();
+        addStore(nodes);
+        nodes.put(new NodeId("n1"), Records.node("n1", "http://127.0.0.1:9001", 1 << 30, T0));
+        ledger = new LedgerProcessor(PhaseTwo.factory(storage, new NodeLiveness(3, 300_000), SCHEDULE, metrics),
+                metrics);
+        ledger.init(context);
+    }
+
+    private void addStore(KeyValueStore<?, ?> store) {
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+    }
+
+    @Test
+    void shouldRetractThePrefixKeysStillPointingToATombstonedObject() {
+        // Given: an object advertised under 3 keys, one of which moved to another object since
+        ObjectId id = ObjectId.generate();
+        PrefixKey k1 = Records.prefixKey(1);
+        PrefixKey k2 = Records.prefixKey(2);
+        PrefixKey k3 = Records.prefixKey(3);
+        process(id, new ObjectChanged(Records.live("n1", 100, T0)));
+        process(id, new RefChanged(k1, true));
+        process(id, new RefChanged(k2, true));
+        process(id, new RefChanged(k3, true));
+        process(id, new RefChanged(k3, false));
+        context.resetForwards();
+
+        // When
+        process(id, new ObjectChanged(Records.tombstone(Records.live("n1", 100, T0), T0 + 30_000)));
+
+        // Then
+        assertThat(outputs(PrefixRetraction.class)).extracting(PrefixRetraction::key).containsExactlyInAnyOrder(k1,
+                k2);
+        assertThat(outputs(Summary.class)).singleElement().satisfies(s -> assertThat(s.object().live()).isFalse());
+        assertThat(metrics.graceQueueLength()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldDeleteTheBytesOnlyAfterTheGraceWindowThenNullTheRecord() {
+        // Given
+        ObjectId id = ObjectId.generate();
+        ObjectRecord live = Records.live("n1", 100, T0);
+        process(id, new ObjectChanged(live));
+        process(id, new ObjectChanged(Records.tombstone(live, T0 + 30_000)));
+        context.resetForwards();
+
+        // When: a check inside the grace window
+        punctuate(T0 + 29_000);
+
+        // Then: nothing deleted yet
+        assertThat(storage.deletes()).isEmpty();
+        assertThat(outputs(ObjectRemoval.class)).isEmpty();
+
+        // When: a check after it
+        punctuate(T0 + 31_000);
+
+        // Then: one DELETE on the node, the record nulled, the budget told
+        assertThat(storage.deletes()).containsExactly("http://127.0.0.1:9001 " + live.getBucket() + "/"
+                + live.getKey());
+        assertThat(outputs(ObjectRemoval.class)).containsExactly(new ObjectRemoval(id));
+        assertThat(outputs(Summary.class)).containsExactly(new Summary(id, null));
+        assertThat(ledger.ledger().get(id)).isNull();
+        assertThat(metrics.graceQueueLength()).isZero();
+        assertThat(registry.get("promptcache_gc_reclaimed_bytes_total").counter().count()).isEqualTo(100);
+
+        // When: the null comes back from the objects topic, and another check runs
+        process(id, new ObjectChanged(null));
+        punctuate(T0 + 40_000);
+
+        // Then: nothing deleted twice
+        assertThat(storage.deletes()).hasSize(1);
+    }
+
+    @Test
+    void shouldRetryAFailedDeleteWithBackoff() {
+        // Given: the node fails the first DELETE
+        ObjectId id = ObjectId.generate();
+        storage.failNext(1);
+        process(id, new ObjectChanged(Records.tombstone(Records.live("n1", 100, T0), T0)));
+        punctuate(T0 + 1_000);
+        assertThat(outputs(ObjectRemoval.class)).isEmpty();
+        assertThat(registry.get("promptcache_gc_deletes_total").tag("outcome", "failed").counter().count())
+                .isEqualTo(1);
+
+        // When: checks before and after the 1 s backoff
+        punctuate(T0 + 1_500);
+        int attemptsBeforeBackoff = storage.attempts();
+        punctuate(T0 + 2_100);
+
+        // Then
+        assertThat(attemptsBeforeBackoff).isEqualTo(1);
+        assertThat(storage.attempts()).isEqualTo(2);
+        assertThat(outputs(ObjectRemoval.class)).containsExactly(new ObjectRemoval(id));
+    }
+
+    @Test
+    void shouldSkipACopyOnALostNodeAndWaitForASilentOne() {
+        // Given: n2 missed a few heartbeats (silent), n3 is lost (none for 10 minutes)
+        nodes.put(new NodeId("n2"), Records.node("n2", "http://127.0.0.1:9002", 1 << 30, T0 - 5_000));
+        nodes.put(new NodeId("n3"), Records.node("n3", "http://127.0.0.1:9003", 1 << 30, T0 - 600_000));
+        ObjectId onSilent = ObjectId.generate();
+        ObjectId onLost = ObjectId.generate();
+        process(onSilent, new ObjectChanged(Records.tombstone(Records.live("n2", 100, T0), T0)));
+        process(onLost, new ObjectChanged(Records.tombstone(Records.live("n3", 100, T0), T0)));
+
+        // When
+        punctuate(T0 + 1_000);
+
+        // Then: the lost node's object is dropped without a DELETE; the silent node's waits
+        assertThat(storage.attempts()).isZero();
+        assertThat(outputs(ObjectRemoval.class)).containsExactly(new ObjectRemoval(onLost));
+        assertThat(ledger.ledger().get(onSilent).deleteAttempts()).isEqualTo(1);
+
+        // When: n2 heartbeats again
+        nodes.put(new NodeId("n2"), Records.node("n2", "http://127.0.0.1:9002", 1 << 30, T0 + 1_500));
+        punctuate(T0 + 2_100);
+
+        // Then
+        assertThat(storage.deletes()).singleElement().asString().startsWith("http://127.0.0.1:9002 ");
+        assertThat(outputs(ObjectRemoval.class)).contains(new ObjectRemoval(onSilent));
+    }
+
+    @Test
+    void shouldReportAnObjectSupersededOnceEveryKeyItHadPointsElsewhere() {
+        // Given
+        ObjectId id = ObjectId.generate();
+        process(id, new ObjectChanged(Records.live("n1", 100, T0)));
+        assertThat(lastSummary().superseded()).as("never referenced yet: not superseded").isFalse();
+        process(id, new RefChanged(Records.prefixKey(1), true));
+        process(id, new RefChanged(Records.prefixKey(2), true));
+
+        // When: both keys move to a longer object
+        process(id, new RefChanged(Records.prefixKey(1), false));
+        assertThat(lastSummary().superseded()).isFalse();
+        process(id, new RefChanged(Records.prefixKey(2), false));
+
+        // Then
+        assertThat(lastSummary().superseded()).isTrue();
+    }
+
+    @Test
+    void shouldKeepTheLatestAccessAndIgnoreAccessesToUnknownObjects() {
+        // Given
+        ObjectId id = ObjectId.generate();
+        process(id, new ObjectChanged(Records.live("n1", 100, T0)));
+
+        // When
+        process(id, new Accessed(access(id, T0 + 5_000)));
+        process(id, new Accessed(access(id, T0 + 2_000)));
+        process(ObjectId.generate(), new Accessed(access(id, T0)));
+
+        // Then
+        assertThat(lastSummary().lastAccessMs()).isEqualTo(T0 + 5_000);
+        assertThat(registry.get("promptcache_gc_anomalies_total").tag("kind", "unknown_access").counter().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void shouldDeleteATombstonedObjectItNeverSawLiveAndCountIt() {
+        // Given
+        ObjectId id = ObjectId.generate();
+
+        // When
+        process(id, new ObjectChanged(Records.tombstone(Records.live("n1", 100, T0), T0)));
+        punctuate(T0 + 1_000);
+
+        // Then
+        assertThat(storage.deletes()).hasSize(1);
+        assertThat(registry.get("promptcache_gc_anomalies_total").tag("kind", "unknown_tombstone").counter()
+                .count()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRetractAKeyAdvertisedAfterTheTombstone() {
+        // Given
+        ObjectId id = ObjectId.generate();
+        process(id, new ObjectChanged(Records.tombstone(Records.live("n1", 100, T0), T0 + 30_000)));
+        context.resetForwards();
+
+        // When
+        process(id, new RefChanged(Records.prefixKey(7), true));
+
+        // Then
+        assertThat(outputs(PrefixRetraction.class)).containsExactly(new PrefixRetraction(Records.prefixKey(7)));
+    }
+
+    private void process(ObjectId id, LedgerEvent event) {
+        ledger.process(new Record<>(id, event, context.currentSystemTimeMs()));
+    }
+
+    /** A check at {@code now}; node n1 keeps heartbeating. */
+    private void punctuate(long now) {
+        nodes.put(new NodeId("n1"), Records.node("n1", "http://127.0.0.1:9001", 1 << 30, now));
+        context.setCurrentSystemTimeMs(now);
+        context.scheduledPunctuators().forEach(p -> p.getPunctuator().punctuate(now));
+    }
+
+    private <T extends LedgerOutput> List<T> outputs(Class<T> type) {
+        return context.forwarded().stream().map(f -> f.record().value()).filter(type::isInstance).map(type::cast)
+                .toList();
+    }
+
+    private io.promptcache.gc.budget.GcObject lastSummary() {
+        List<Summary> summaries = outputs(Summary.class);
+        return summaries.get(summaries.size() - 1).object();
+    }
+
+    private static AccessEvent access(ObjectId id, long at) {
+        return AccessEvent.newBuilder().setSchemaVersion(1).setObjectId(id.toString()).setLastAccessMs(at).setHits(1)
+                .build();
+    }
+}

@@ -1,0 +1,282 @@
+package io.promptcache.gc.streams;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.promptcache.gc.budget.BudgetProcessor;
+import io.promptcache.gc.budget.OrphanSweep;
+import io.promptcache.gc.budget.Policy;
+import io.promptcache.gc.ledger.DeleteSchedule;
+import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.gc.storage.NodeStorage;
+import io.promptcache.gc.testing.RecordingStorage;
+import io.promptcache.gc.testing.Records;
+import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.AccessEvent;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.proto.TombstoneReason;
+import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.Topics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The production topology in {@link TopologyTestDriver}: wall-clock time advanced by hand for grace and TTL. */
+class GcTopologyTest {
+
+    private static final Instant START = Instant.parse("2027-01-01T00:00:00Z");
+    private static final long T0 = START.toEpochMilli();
+    private static final long DAY = 86_400_000L;
+    private static final String ENDPOINT = "http://127.0.0.1:9001";
+    private static final TopicCatalog CATALOG = TopicCatalog.defaults();
+
+    @TempDir
+    Path stateDir;
+
+    private final RecordingStorage storage = new RecordingStorage();
+    private TopologyTestDriver driver;
+    private TestInputTopic<NodeId, NodeStatus> nodes;
+    private TestInputTopic<ObjectId, ObjectRecord> objectsIn;
+    private TestInputTopic<PrefixKey, PrefixEntry> prefixesIn;
+    private TestInputTopic<ObjectId, AccessEvent> access;
+    private TestOutputTopic<ObjectId, ObjectRecord> objectsOut;
+    private TestOutputTopic<PrefixKey, PrefixEntry> prefixesOut;
+    private long now = T0;
+    private long capacity;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        start(Duration.ZERO);
+    }
+
+    private void start(Duration orphanSweepInterval) throws Exception {
+        if (driver != null) {
+            driver.close();
+        }
+        NodeLiveness liveness = new NodeLiveness(3, 300_000);
+        Policy policy = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), liveness);
+        TopologyProducer.Settings settings = new TopologyProducer.Settings(CATALOG,
+                new BudgetProcessor.Settings(policy, Duration.ofSeconds(30), Duration.ofSeconds(1), "gc-test"),
+                new OrphanSweep.Settings(orphanSweepInterval, Duration.ofHours(1), 100, Records.BUCKET),
+                new DeleteSchedule(Duration.ofSeconds(1), 100, Duration.ofSeconds(1), Duration.ofSeconds(8)),
+                liveness);
+        driver = new TopologyTestDriver(
+                TopologyProducer.build(settings, storage, new GcMetrics(new SimpleMeterRegistry())),
+                props(), START);
+        nodes = driver.createInputTopic(CATALOG.name(Topics.NODES), Topics.NODES.keySerde().serializer(),
+                Topics.NODES.valueSerde().serializer());
+        objectsIn = driver.createInputTopic(CATALOG.name(Topics.OBJECTS), Topics.OBJECTS.keySerde().serializer(),
+                Topics.OBJECTS.valueSerde().serializer());
+        prefixesIn = driver.createInputTopic(CATALOG.name(Topics.PREFIXES), Topics.PREFIXES.keySerde().serializer(),
+                Topics.PREFIXES.valueSerde().serializer());
+        access = driver.createInputTopic(CATALOG.name(Topics.ACCESS), Topics.ACCESS.keySerde().serializer(),
+                Topics.ACCESS.valueSerde().serializer());
+        objectsOut = driver.createOutputTopic(CATALOG.name(Topics.OBJECTS),
+                Topics.OBJECTS.keySerde().deserializer(), Topics.OBJECTS.valueSerde().deserializer());
+        prefixesOut = driver.createOutputTopic(CATALOG.name(Topics.PREFIXES),
+                Topics.PREFIXES.keySerde().deserializer(), Topics.PREFIXES.valueSerde().deserializer());
+        heartbeat(1000);
+    }
+
+    private Properties props() throws Exception {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "gc-topology-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(stateDir, "state").toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueExceptionHandler.class);
+        return props;
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+    }
+
+    @Test
+    void shouldTombstoneLeastRecentlyUsedObjectsOverTheNodeBudgetAndDeleteThemAfterTheGrace() {
+        // Given: 10 objects of 100 bytes on a 1000-byte node; object i created i seconds before the others
+        heartbeat(1000);
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ids.add(store(100, T0 - (10 - i) * 1000L, 0, 2 * i, 2 * i + 1));
+        }
+
+        // When: one budget round
+        advance(Duration.ofSeconds(1));
+
+        // Then: the two least recently used are tombstoned (live 800 = low watermark), their keys nulled
+        List<KeyValue<ObjectId, ObjectRecord>> tombstones = objectsOut.readKeyValuesToList();
+        assertThat(tombstones).extracting(kv -> kv.key).containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+        assertThat(tombstones).allSatisfy(kv -> {
+            assertThat(kv.value.getState()).isEqualTo(ObjectState.OBJECT_STATE_TOMBSTONED);
+            assertThat(kv.value.getTombstone().getReason()).isEqualTo(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET);
+            assertThat(kv.value.getTombstone().getDeleteAfterMs()).isEqualTo(now + 30_000);
+        });
+        assertThat(prefixesOut.readKeyValuesToList()).allSatisfy(kv -> assertThat(kv.value).isNull())
+                .extracting(kv -> kv.key)
+                .containsExactlyInAnyOrder(Records.prefixKey(0), Records.prefixKey(1), Records.prefixKey(2),
+                        Records.prefixKey(3));
+
+        // When: 20 s later (inside the grace window)
+        advance(Duration.ofSeconds(20));
+
+        // Then: the bytes are still there
+        assertThat(storage.deletes()).isEmpty();
+
+        // When: past the grace window
+        advance(Duration.ofSeconds(11));
+
+        // Then: deleted once each, records nulled
+        assertThat(storage.deletes()).hasSize(2);
+        assertThat(objectsOut.readKeyValuesToList()).allSatisfy(kv -> assertThat(kv.value).isNull())
+                .extracting(kv -> kv.key).containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+        advance(Duration.ofSeconds(5));
+        assertThat(storage.deletes()).hasSize(2);
+        assertThat(objectsOut.isEmpty()).as("nothing more evicted: live is at the low watermark").isTrue();
+    }
+
+    @Test
+    void shouldEvictByPriorityThenRecency() {
+        // Given: a recently used low-priority object, an old high-priority one, and old normal ones
+        heartbeat(1000);
+        ObjectId lowPriority = store(300, T0, -1, 100);
+        ObjectId highPriority = store(300, T0 - DAY, 5, 101);
+        ObjectId oldNormal = store(300, T0 - 2000, 0, 102);
+        store(300, T0 - 1000, 0, 103);
+
+        // When: 1200 held > 900: down to 800 live
+        advance(Duration.ofSeconds(1));
+
+        // Then
+        assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key).containsExactlyInAnyOrder(lowPriority,
+                oldNormal).doesNotContain(highPriority);
+    }
+
+    @Test
+    void shouldEvictASupersededObjectFirst() {
+        // Given: an older object X and a newer object A whose only key a longer object B took over
+        heartbeat(1000);
+        ObjectId x = store(300, T0 - 60_000, 0, 200);
+        ObjectId a = store(300, T0 - 1000, 0, 300);
+        store(350, T0, 0, 300, 301);
+
+        // When: 950 held > 900
+        advance(Duration.ofSeconds(1));
+
+        // Then: A goes (no lookup can return it), X stays though it is older
+        assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly(a)
+                .doesNotContain(x);
+    }
+
+    @Test
+    void shouldExpireObjectsUnusedLongerThanTheTtlAndCountAccessesAsUse() {
+        // Given: two objects created 8 days ago, one of them accessed yesterday
+        heartbeat(1_000_000);
+        ObjectId unused = store(100, T0 - 8 * DAY, 0, 400);
+        ObjectId used = store(100, T0 - 8 * DAY, 0, 401);
+        access.pipeInput(used, AccessEvent.newBuilder().setSchemaVersion(1).setObjectId(used.toString())
+                .setLastAccessMs(T0 - DAY).setHits(3).build(), now);
+
+        // When
+        advance(Duration.ofSeconds(1));
+
+        // Then
+        List<KeyValue<ObjectId, ObjectRecord>> out = objectsOut.readKeyValuesToList();
+        assertThat(out).extracting(kv -> kv.key).containsExactly(unused);
+        assertThat(out.get(0).value.getTombstone().getReason()).isEqualTo(TombstoneReason.TOMBSTONE_REASON_TTL);
+    }
+
+    @Test
+    void shouldCarryOutATombstoneFromTheIndexAndSkipNothingOnALiveNode() {
+        // Given: an object the owner deleted through the index-service (grace 5 s)
+        heartbeat(1_000_000);
+        ObjectId id = store(100, T0, 0, 500, 501);
+        ObjectRecord live = Records.live(id, "n1", 100, T0);
+        objectsIn.pipeInput(id, Records.tombstone(live, now + 5_000), now);
+
+        // When
+        advance(Duration.ofSeconds(6));
+
+        // Then: its keys nulled and its bytes deleted
+        assertThat(prefixesOut.readKeyValuesToList()).extracting(kv -> kv.key)
+                .containsExactlyInAnyOrder(Records.prefixKey(500), Records.prefixKey(501));
+        assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + live.getKey());
+        assertThat(objectsOut.readKeyValuesToList()).singleElement().satisfies(kv -> {
+            assertThat(kv.key).isEqualTo(id);
+            assertThat(kv.value).isNull();
+        });
+    }
+
+    @Test
+    void shouldDeleteOrphansOlderThanTheirGraceOnly() throws Exception {
+        // Given: a sweep every minute; the node holds a known object, an old orphan, a young orphan, a foreign key
+        start(Duration.ofMinutes(1));
+        heartbeat(1_000_000);
+        ObjectId known = store(100, T0 - DAY, 0, 600);
+        String knownKey = Records.live(known, "n1", 100, T0).getKey();
+        String oldOrphan = Records.NAMESPACE + "/" + ObjectId.generate();
+        String youngOrphan = Records.NAMESPACE + "/" + ObjectId.generate();
+        storage.holds(new NodeStorage.Listed(knownKey, 100, T0 - DAY));
+        storage.holds(new NodeStorage.Listed(oldOrphan, 100, T0 - 2 * 3_600_000L));
+        storage.holds(new NodeStorage.Listed(youngOrphan, 100, T0 - 60_000));
+        storage.holds(new NodeStorage.Listed("someone-else/file.bin", 100, T0 - DAY));
+
+        // When
+        advance(Duration.ofSeconds(1));
+
+        // Then
+        assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + oldOrphan);
+    }
+
+    /** Stores an object the way index-service does: the record and one ADVERTISE per key. */
+    private ObjectId store(long bytes, long createdAt, int priority, int... keys) {
+        ObjectId id = ObjectId.generate();
+        objectsIn.pipeInput(id, Records.live(id, "n1", bytes, createdAt).toBuilder().setPriority(priority).build(),
+                now);
+        for (int i = 0; i < keys.length; i++) {
+            prefixesIn.pipeInput(Records.prefixKey(keys[i]), PrefixEntry.newBuilder().setSchemaVersion(1)
+                    .setObjectId(id.toString()).setBlocks(i + 1).setUsableBytes(bytes).setVersion(now)
+                    .setOwnerId("t").setAdvertisedAtMs(now).build(), now);
+        }
+        return id;
+    }
+
+    private void heartbeat(long newCapacity) {
+        capacity = newCapacity;
+        nodes.pipeInput(new NodeId("n1"), Records.node("n1", ENDPOINT, capacity, now), now);
+    }
+
+    /** Advances wall-clock time in 1 s steps, the node heartbeating at each. */
+    private void advance(Duration by) {
+        for (long s = 0; s < by.toSeconds(); s++) {
+            now += 1000;
+            nodes.pipeInput(new NodeId("n1"), Records.node("n1", ENDPOINT, capacity, now), now);
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.promptcache.gc.testing;
+
+import java.nio.ByteBuffer;
+
+import io.promptcache.gc.budget.Tombstones;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.NodeState;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.TombstoneReason;
+
+/** Records as index-service and storage nodes write them, for tests. */
+public final class Records {
+
+    public static final String NAMESPACE = "00112233445566778899aabbccddeeff";
+    public static final String BUCKET = "promptcache-kv";
+
+    private Records() {
+    }
+
+    /** A LIVE object of {@code bytes} on {@code node}, stored under {@code <namespace>/<random id>}. */
+    public static ObjectRecord live(String node, long bytes, long createdAt) {
+        return live(ObjectId.generate(), node, bytes, createdAt);
+    }
+
+    public static ObjectRecord live(ObjectId id, String node, long bytes, long createdAt) {
+        return ObjectRecord.newBuilder().setSchemaVersion(1).setState(ObjectState.OBJECT_STATE_LIVE)
+                .setNamespaceId(NAMESPACE).addNodes(node).setBucket(BUCKET).setKey(NAMESPACE + "/" + id)
+                .setTotalBytes(bytes).setBlocks(4).setOwnerId("t").setTenantId("t").setCreatedAtMs(createdAt)
+                .build();
+    }
+
+    /** {@code record} tombstoned by its owner, deletable after {@code deleteAfter}. */
+    public static ObjectRecord tombstone(ObjectRecord record, long deleteAfter) {
+        return Tombstones.of(record, TombstoneReason.TOMBSTONE_REASON_OWNER_DELETE, deleteAfter, "test");
+    }
+
+    public static NodeStatus node(String id, String endpoint, long capacity, long heartbeatAt) {
+        return NodeStatus.newBuilder().setSchemaVersion(1).setNodeId(id).setEndpoint(endpoint)
+                .setCapacityBytes(capacity).setState(NodeState.NODE_STATE_UP).setHeartbeatAtMs(heartbeatAt)
+                .setHeartbeatIntervalMs(1000).build();
+    }
+
+    /** A distinct prefix key per {@code n}. */
+    public static PrefixKey prefixKey(int n) {
+        byte[] hash = ByteBuffer.allocate(32).putInt(n).array();
+        return new PrefixKey(NamespaceId.ofBytes(ByteBuffer.allocate(16).putInt(7).array()), hash);
+    }
+}
