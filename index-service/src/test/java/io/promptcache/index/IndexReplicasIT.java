@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
 import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.index.api.Api;
 import io.promptcache.index.api.StoreResource;
 import io.promptcache.schema.hash.HashAlgorithm;
@@ -56,13 +57,14 @@ class IndexReplicasIT {
     private static final Path WORK = Path.of("target", "replicas-it").toAbsolutePath();
 
     private static EmbeddedKafkaBroker broker;
-    private static StorageNode node;
+    private static StorageNodeProcess node;
 
     @BeforeAll
     static void cluster() throws IOException {
         deleteRecursively(WORK);
         broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults().withPartitions(3));
-        node = StorageNode.start(broker.bootstrapServers(), Map.of("promptcache.storage.heartbeat-interval", "1s"));
+        node = StorageNodeProcess.start(broker.bootstrapServers(),
+                Map.of("promptcache.storage.heartbeat-interval", "1s"));
     }
 
     @AfterAll

@@ -80,7 +80,8 @@ public final class OrphanSweep {
             try {
                 page(node, status.getEndpoint(), now, known);
             } catch (StorageCallException e) {
-                finish(node, "failed: " + e.getMessage());
+                LOG.warnf("Orphan sweep of node %s stopped for this round: %s", node, e.getMessage());
+                finish(node, "failed");
             }
         }
         if (cursors.isEmpty()) {

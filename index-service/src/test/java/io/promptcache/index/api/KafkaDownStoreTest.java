@@ -8,8 +8,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.index.OwnBrokers;
-import io.promptcache.index.StorageNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -39,7 +39,7 @@ class KafkaDownStoreTest {
     void shouldFailTheStoreAndLeaveTheOrphanBytesWhenKafkaIsDown() throws Exception {
         ServiceHealthContract.awaitReady();
         String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
-        try (StorageNode node = StorageNode.start(bootstrap, Map.of())) {
+        try (StorageNodeProcess node = StorageNodeProcess.start(bootstrap, Map.of())) {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
                     .statusCode(200));
             String ns = Api.namespace("kafka-down-model");

@@ -20,7 +20,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.index.StorageNode;
+import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -47,7 +47,7 @@ class StoreFailureTest {
         int bytesPerBlock = 128 << 10;
         byte[] head = Api.framed(Api.head(prompt, bytesPerBlock, 0), new byte[0]);
         long total = head.length + 64L * bytesPerBlock;
-        try (StorageNode node = StorageNode.start(bootstrap, Map.of())) {
+        try (StorageNodeProcess node = StorageNodeProcess.start(bootstrap, Map.of())) {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
                     .statusCode(200));
             int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);

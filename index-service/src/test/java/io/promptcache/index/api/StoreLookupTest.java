@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.index.StorageNode;
+import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.index.access.AccessSampler;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -41,14 +41,14 @@ class StoreLookupTest {
 
     private static final int BLOCK_BYTES = 1024;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static StorageNode node;
+    private static StorageNodeProcess node;
 
     @Inject
     AccessSampler access;
 
     @BeforeAll
     static void startNode() {
-        node = StorageNode.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+        node = StorageNodeProcess.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                 Map.of());
     }
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.index.StorageNode;
+import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -30,11 +30,11 @@ class TenancyTest {
 
     private static final Map<String, Object> FIELDS = Map.of("modelFingerprint", "shared-model@1", "dtype", "fp8",
             "blockSize", 16);
-    private static StorageNode node;
+    private static StorageNodeProcess node;
 
     @BeforeAll
     static void startNode() {
-        node = StorageNode.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+        node = StorageNodeProcess.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                 Map.of());
     }
 

@@ -31,7 +31,7 @@ public record StoreOptions(Path dataDir, Durability durability, long capacityByt
         }
         if (policy != TierPolicy.WRITE_THROUGH && ramCapacityBytes == 0) {
             throw new IllegalArgumentException("policy " + policy.name().toLowerCase(java.util.Locale.ROOT)
-                    + " keeps bodies in RAM: set a RAM budget (promptcache.storage.ram.capacity-bytes > 0)");
+                    + " keeps bodies in RAM: set a RAM budget (promptcache.storage.tier.ram-capacity-bytes > 0)");
         }
         if (asyncWrites && (policy != TierPolicy.WRITE_THROUGH || ramCapacityBytes == 0)) {
             throw new IllegalArgumentException(

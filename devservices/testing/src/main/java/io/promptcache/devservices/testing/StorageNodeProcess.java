@@ -1,4 +1,4 @@
-package io.promptcache.index;
+package io.promptcache.devservices.testing;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -6,24 +6,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-import io.promptcache.devservices.testing.ServiceProcess;
-
 /**
- * A real storage node (the packaged storage-node app, its own process) heartbeating to {@code bootstrap}, with a
+ * A real storage node for tests (the packaged storage-node app, its own process) heartbeating to {@code bootstrap}, with a
  * fresh data dir under target/. Heartbeats every 500 ms: placement sees it within a second, and a busy CI machine
  * does not make it look dead (live = a heartbeat younger than 3 intervals).
  */
-public final class StorageNode implements AutoCloseable {
+public final class StorageNodeProcess implements AutoCloseable {
 
     private final ServiceProcess process;
     private final String nodeId;
 
-    private StorageNode(ServiceProcess process, String nodeId) {
+    private StorageNodeProcess(ServiceProcess process, String nodeId) {
         this.process = process;
         this.nodeId = nodeId;
     }
 
-    public static StorageNode start(String bootstrap, Map<String, String> extra) {
+    public static StorageNodeProcess start(String bootstrap, Map<String, String> extra) {
         String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
         Path dir = Path.of("target", "storage-nodes", nodeId).toAbsolutePath();
         int port = ServiceProcess.freePort();
@@ -37,7 +35,7 @@ public final class StorageNode implements AutoCloseable {
         props.put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
         props.put("quarkus.log.level", "WARN");
         props.putAll(extra);
-        return new StorageNode(ServiceProcess.of("storage-node", props, dir.resolve("node.log"))
+        return new StorageNodeProcess(ServiceProcess.of("storage-node", props, dir.resolve("node.log"))
                 .start(Duration.ofSeconds(90)), nodeId);
     }
 

@@ -1,0 +1,153 @@
+package io.promptcache.gc;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.gc.testing.Records;
+import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.DeadLetter;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.proto.TombstoneReason;
+import io.promptcache.schema.topic.Topics;
+import io.quarkus.test.junit.QuarkusTest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
+/**
+ * The gc-processor on the real in-JVM broker against a real storage node (its own process, 1 MiB capacity), with
+ * the test profile's short grace window (5 s) and sweep intervals (application.properties, %test).
+ */
+@QuarkusTest
+class GcEvictionTest {
+
+    private static final long KIB = 1024;
+    private static final long CAPACITY = 1024 * KIB;
+    private static StorageNodeProcess node;
+    private static ClusterClient cluster;
+
+    @BeforeAll
+    static void startNode() {
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        node = StorageNodeProcess.start(bootstrap, Map.of("promptcache.storage.capacity-bytes",
+                Long.toString(CAPACITY), "promptcache.storage.tier.ram-capacity-bytes", Long.toString(8 * CAPACITY)));
+        cluster = new ClusterClient(bootstrap, node.nodeId(), node.endpoint());
+    }
+
+    @AfterAll
+    static void stopNode() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @BeforeEach
+    void ready() {
+        ServiceHealthContract.awaitReady();
+    }
+
+    @Test
+    void shouldKeepTheNodeUnderItsBudgetEvictingTheLeastRecentlyUsedAndServeReadersThroughTheGrace() {
+        // Given: 16 objects of 64 KiB (100 % of the node), object i created before object i+1
+        long now = System.currentTimeMillis();
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            ids.add(cluster.store(64 * KIB, now - (16 - i) * 1000L, 0, key(i)));
+        }
+
+        // When: the GC sees the node over its high watermark (90 %): the first tombstone appears
+        ObjectRecord first = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                .until(() -> cluster.latest(Topics.OBJECTS).get(ids.get(0)),
+                        r -> r != null && r.getState() == ObjectState.OBJECT_STATE_TOMBSTONED);
+
+        // Then: a reader that looked it up before the tombstone still gets its range inside the grace window
+        assertThat(System.currentTimeMillis()).as("still inside the grace window")
+                .isLessThan(first.getTombstone().getDeleteAfterMs());
+        assertThat(cluster.rangeGet(first.getKey(), 1000)).as("range GET inside the grace window").isPresent();
+        assertThat(first.getTombstone().getReason()).isEqualTo(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET);
+
+        // Then: after the grace window, the 4 least recently used (down to 80 % live) are gone from the node and
+        // from both topics; the 12 others stay
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            Map<ObjectId, ObjectRecord> objects = cluster.latest(Topics.OBJECTS);
+            for (int i = 0; i < 16; i++) {
+                if (i < 4) {
+                    assertThat(objects.get(ids.get(i))).as("record of evicted object %d", i).isNull();
+                } else {
+                    assertThat(objects.get(ids.get(i)).getState()).as("object %d", i)
+                            .isEqualTo(ObjectState.OBJECT_STATE_LIVE);
+                }
+            }
+        });
+        assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(first.getTombstone().getDeleteAfterMs());
+        Map<PrefixKey, PrefixEntry> prefixes = cluster.latest(Topics.PREFIXES);
+        for (int i = 0; i < 16; i++) {
+            Optional<byte[]> bytes = cluster.rangeGet(Records.live(ids.get(i), node.nodeId(), 0, 0).getKey(), 10);
+            assertThat(bytes.isPresent()).as("bytes of object %d on the node", i).isEqualTo(i >= 4);
+            assertThat(prefixes.get(key(i)) != null).as("prefix of object %d", i).isEqualTo(i >= 4);
+        }
+        assertThat(cluster.history(Topics.OBJECTS).stream()
+                .filter(e -> e.getKey().equals(ids.get(0)) && e.getValue() == null)).as("deleted exactly once")
+                .hasSize(1);
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("promptcache_gc_tombstones_total{reason=\"node_budget\"} 4.0"))
+                .body(containsString("promptcache_gc_bytes{kind=\"limit\",name=\"" + node.nodeId()
+                        + "\",scope=\"node\"} " + (double) CAPACITY));
+    }
+
+    @Test
+    void shouldKeepRunningThroughBadInputAndSayWhatItDid() {
+        // Given: a poison record, a heartbeat from a node nobody knows (unreachable), a tombstone for an object
+        // nobody registered, an access to an unknown object
+        cluster.sendRaw(Topics.OBJECTS, ObjectId.generate().toBytes(), "not protobuf".getBytes(StandardCharsets.UTF_8));
+        cluster.send(Topics.NODES, new NodeId("ghost"), Records.node("ghost", "http://127.0.0.1:1", CAPACITY,
+                System.currentTimeMillis()));
+        ObjectId unknown = ObjectId.generate();
+        ObjectRecord tombstone = Records.tombstone(Records.live(unknown, node.nodeId(), 10, 0),
+                System.currentTimeMillis());
+        cluster.send(Topics.OBJECTS, unknown, tombstone);
+
+        // Then: the poison record is in dead-letters, the tombstone carried out (its record nulled)
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(cluster.latest(Topics.DEAD_LETTERS).values()).extracting(DeadLetter::getSourceTopic)
+                    .contains("promptcache.objects");
+            List<Map.Entry<ObjectId, ObjectRecord>> history = cluster.history(Topics.OBJECTS);
+            assertThat(history.stream().filter(e -> e.getKey().equals(unknown)).map(Map.Entry::getValue))
+                    .as("tombstone, then null").hasSize(2).last().isNull();
+        });
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("promptcache_gc_anomalies_total{kind=\"unknown_tombstone\"} 1.0"));
+
+        // Then: and the processor still works: an orphan left by a crashed store is swept after its grace
+        String orphan = Records.NAMESPACE + "/" + ObjectId.generate();
+        cluster.put(orphan, 100);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.rangeGet(orphan, 10).isEmpty());
+        given().get("/q/health/ready").then().statusCode(200);
+    }
+
+    private static PrefixKey key(int i) {
+        return Records.prefixKey(1000 + i);
+    }
+}
