@@ -1,0 +1,73 @@
+package io.promptcache.gc.streams;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+import org.jboss.logging.Logger;
+
+import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.Topics;
+
+/**
+ * Readiness: {@code objects}, {@code access} and {@code prefixes} have the same number of partitions. The ledger
+ * reads an object's record, its accesses and its prefix references (re-keyed from {@code prefixes}, whose count
+ * the repartition topic inherits) in one task per partition number; with different counts an object's inputs would
+ * land in different tasks and budgets would be wrong. The catalog creates all three alike; this catches a cluster
+ * whose topics were created otherwise. Checked until it passes once (partition counts only grow by an operator).
+ */
+@Readiness
+@ApplicationScoped
+public class CoPartitioningCheck implements HealthCheck {
+
+    private static final Logger LOG = Logger.getLogger(CoPartitioningCheck.class);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092")
+    String bootstrap;
+
+    @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
+    String topicPrefix;
+
+    private volatile boolean passed;
+
+    @Override
+    public HealthCheckResponse call() {
+        if (passed) {
+            return HealthCheckResponse.up("co-partitioning");
+        }
+        TopicCatalog catalog = new TopicCatalog(topicPrefix);
+        List<String> topics = List.of(catalog.name(Topics.OBJECTS), catalog.name(Topics.ACCESS),
+                catalog.name(Topics.PREFIXES));
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                3000))) {
+            Map<String, Integer> counts = admin.describeTopics(topics).allTopicNames().get(5, TimeUnit.SECONDS)
+                    .values().stream()
+                    .collect(Collectors.toMap(TopicDescription::name, d -> d.partitions().size()));
+            if (counts.values().stream().distinct().count() == 1) {
+                passed = true;
+                return HealthCheckResponse.up("co-partitioning");
+            }
+            LOG.errorf("Topics %s must have the same number of partitions, not %s: the gc-processor reads them "
+                    + "co-partitioned by object id; add partitions so they match", topics, counts);
+            return HealthCheckResponse.named("co-partitioning").down().withData("partitions", counts.toString())
+                    .build();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return HealthCheckResponse.named("co-partitioning").down().withData("error", String.valueOf(e))
+                    .build();
+        }
+    }
+}
