@@ -5,13 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -24,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import io.promptcache.devservices.EmbeddedKafkaBroker;
 import io.promptcache.devservices.testing.ServiceProcess;
 import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.promptcache.devservices.testing.TestDirectories;
 import io.promptcache.index.api.Api;
 import io.promptcache.index.api.StoreResource;
 import io.promptcache.schema.hash.HashAlgorithm;
@@ -61,7 +60,7 @@ class IndexReplicasIT {
 
     @BeforeAll
     static void cluster() throws IOException {
-        deleteRecursively(WORK);
+        TestDirectories.delete(WORK);
         broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults().withPartitions(3));
         node = StorageNodeProcess.start(broker.bootstrapServers(),
                 Map.of("promptcache.storage.heartbeat-interval", "1s"));
@@ -132,7 +131,7 @@ class IndexReplicasIT {
                 assertHits(restarted, ns, prompts, synthetic);
                 restarted.kill();
             }
-            deleteRecursively(WORK.resolve("replica-b").resolve("state"));
+            TestDirectories.delete(WORK.resolve("replica-b").resolve("state"));
             long cold = System.nanoTime();
             try (ServiceProcess empty = replica("replica-b").start(Duration.ofSeconds(180))) {
                 report("cold start (empty state dir)", cold);
@@ -221,15 +220,5 @@ class IndexReplicasIT {
                 + "\"[^}]*} ([0-9.eE+-]+)").matcher(metrics);
         assertThat(m.find()).as("quantile " + q + " of advertise-to-visible").isTrue();
         return Double.parseDouble(m.group(1)) * 1_000;
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
     }
 }

@@ -26,6 +26,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
 import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.testing.TestDirectories;
 import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.ObjectId;
@@ -85,7 +86,7 @@ public final class LookupBenchmark {
     }
 
     private void run() throws Exception {
-        deleteRecursively(WORK);
+        TestDirectories.delete(WORK);
         Files.createDirectories(WORK);
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
                 .withPartitions(3));
@@ -452,17 +453,6 @@ public final class LookupBenchmark {
             }
         }
         return Double.NaN;
-    }
-
-    /** A fresh broker needs a fresh state dir (a leftover one does not match it). */
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (var paths = Files.walk(dir)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
     }
 
     private void writeJson() throws IOException {

@@ -132,6 +132,11 @@ public final class ServiceProcess implements AutoCloseable {
     /** Stops gracefully (SIGTERM), forcibly after 20 s. */
     @Override
     public void close() {
+        stop();
+    }
+
+    /** Graceful stop: SIGTERM, then SIGKILL if it has not exited after 20 s. Idempotent. */
+    public void stop() {
         if (process != null && process.isAlive()) {
             process.destroy();
             if (!waitFor(Duration.ofSeconds(20))) {

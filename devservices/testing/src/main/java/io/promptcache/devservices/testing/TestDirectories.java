@@ -1,0 +1,32 @@
+package io.promptcache.devservices.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** Work directories of tests and benchmarks that start services. */
+public final class TestDirectories {
+
+    private TestDirectories() {
+    }
+
+    /**
+     * Deletes {@code dir} and everything under it, if it exists. A service started on a fresh broker needs a fresh
+     * Kafka Streams state dir: a leftover one does not match the new log (STACK.md pitfall 1).
+     */
+    public static void delete(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir, e);
+        }
+    }
+}
