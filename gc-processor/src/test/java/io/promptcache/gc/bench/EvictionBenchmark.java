@@ -1,0 +1,154 @@
+package io.promptcache.gc.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import io.promptcache.devservices.EmbeddedKafkaBroker;
+import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.promptcache.devservices.testing.TestDirectories;
+import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.gc.testing.Records;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.Topics;
+
+/**
+ * Sustained stores into one storage node well past its capacity, with a packaged gc-processor keeping it in budget:
+ * the node's own used bytes (its heartbeats) sampled over time, against capacity and the high watermark; and which
+ * objects were evicted (priority, age). Everything on 127.0.0.1; bounded in time and bytes. Writes
+ * target/eviction-bench/usage.csv and prints a summary. Options: {@code --capacity-mib=32 --object-kib=256
+ * --rate-mib=2 --fill=3 --grace=1s}.
+ */
+public final class EvictionBenchmark {
+
+    private static final Path WORK = Path.of("target", "eviction-bench").toAbsolutePath();
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new HashMap<>();
+        for (String arg : args) {
+            String[] kv = arg.replaceFirst("^--", "").split("=", 2);
+            options.put(kv[0], kv.length > 1 ? kv[1] : "true");
+        }
+        long capacity = Long.parseLong(options.getOrDefault("capacity-mib", "32")) << 20;
+        long objectBytes = Long.parseLong(options.getOrDefault("object-kib", "256")) << 10;
+        double rate = Double.parseDouble(options.getOrDefault("rate-mib", "2")) * (1 << 20);
+        double fill = Double.parseDouble(options.getOrDefault("fill", "3"));
+        String grace = options.getOrDefault("grace", "1s");
+        TestDirectories.delete(WORK);
+        Files.createDirectories(WORK);
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
+                StorageNodeProcess node = StorageNodeProcess.start(broker.bootstrapServers(), Map.of(
+                        "promptcache.storage.capacity-bytes", Long.toString(capacity),
+                        "promptcache.storage.tier.ram-capacity-bytes", Long.toString(capacity)));
+                ServiceProcess gc = ServiceProcess.of("gc-processor", Map.of("kafka.bootstrap.servers",
+                        broker.bootstrapServers(), "kafka-streams.state.dir", WORK.resolve("gc-state").toString(),
+                        "promptcache.gc.grace", grace, "promptcache.gc.evict-interval", "250ms",
+                        "promptcache.gc.delete.interval", "250ms", "quarkus.log.level", "WARN"),
+                        WORK.resolve("gc.log")).start(Duration.ofSeconds(120));
+                ClusterClient cluster = new ClusterClient(broker.bootstrapServers(), node.nodeId(), node.endpoint());
+                KafkaConsumer<byte[], byte[]> heartbeats = heartbeats(broker.bootstrapServers())) {
+            run(cluster, heartbeats, capacity, objectBytes, rate, fill, grace);
+        }
+    }
+
+    private static void run(ClusterClient cluster, KafkaConsumer<byte[], byte[]> heartbeats, long capacity,
+            long objectBytes, double rate, double fill, String grace) throws IOException {
+        long total = (long) (fill * capacity);
+        int objects = (int) (total / objectBytes);
+        Random random = new Random(42);
+        List<ObjectId> ids = new ArrayList<>();
+        List<Integer> priorities = new ArrayList<>();
+        List<String> samples = new ArrayList<>();
+        samples.add("elapsed_ms,node_used_bytes,stored_bytes");
+        long maxUsed = 0;
+        int rejected = 0;
+        long start = System.nanoTime();
+        long deadline = start + Duration.ofSeconds((long) (total / rate) + 120).toNanos();
+        long stored = 0;
+        for (int i = 0; i < objects && System.nanoTime() < deadline; i++) {
+            long due = start + (long) (i * objectBytes / rate * 1e9);
+            while (System.nanoTime() < due) {
+                maxUsed = Math.max(maxUsed, sample(heartbeats, start, stored, samples));
+            }
+            int priority = random.nextInt(4) == 0 ? 1 : 0;
+            try {
+                ids.add(cluster.store(objectBytes, System.currentTimeMillis(), priority, Records.prefixKey(i)));
+                priorities.add(priority);
+                stored += objectBytes;
+            } catch (RuntimeException e) {
+                rejected++;
+            }
+        }
+        long settle = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < settle) {
+            maxUsed = Math.max(maxUsed, sample(heartbeats, start, stored, samples));
+        }
+        Files.write(WORK.resolve("usage.csv"), samples);
+        Map<ObjectId, ObjectRecord> latest = cluster.latest(Topics.OBJECTS);
+        int[] evicted = new int[2];
+        int[] kept = new int[2];
+        int lastEvictedIndex = -1;
+        int firstKeptPriority0 = -1;
+        for (int i = 0; i < ids.size(); i++) {
+            ObjectRecord r = latest.get(ids.get(i));
+            boolean live = r != null && r.getState() == ObjectState.OBJECT_STATE_LIVE;
+            (live ? kept : evicted)[priorities.get(i)]++;
+            if (!live && priorities.get(i) == 0) {
+                lastEvictedIndex = i;
+            }
+            if (live && priorities.get(i) == 0 && firstKeptPriority0 < 0) {
+                firstKeptPriority0 = i;
+            }
+        }
+        System.out.printf("capacity %d MiB, high watermark 90%% = %.1f MiB, grace %s, %d objects of %d KiB stored "
+                + "at %.1f MiB/s (%.1f x capacity), %d PUTs rejected%n", capacity >> 20, 0.9 * capacity / (1 << 20),
+                grace, ids.size(), objectBytes >> 10, rate / (1 << 20), (double) stored / capacity, rejected);
+        System.out.printf("node used bytes (heartbeats): max %.1f MiB = %.1f%% of capacity (target < 95%%)%n",
+                maxUsed / (double) (1 << 20), 100.0 * maxUsed / capacity);
+        System.out.printf("evicted: priority 0: %d, priority 1: %d; kept: priority 0: %d, priority 1: %d%n",
+                evicted[0], evicted[1], kept[0], kept[1]);
+        System.out.printf("priority-0 objects: oldest kept #%d, newest evicted #%d (LRU: every evicted one older "
+                + "than every kept one when newest evicted < oldest kept)%n", firstKeptPriority0, lastEvictedIndex);
+    }
+
+    /** Reads the heartbeats that arrived; records one sample per heartbeat; returns the highest used bytes seen. */
+    private static long sample(KafkaConsumer<byte[], byte[]> heartbeats, long start, long stored,
+            List<String> samples) {
+        long max = 0;
+        for (ConsumerRecord<byte[], byte[]> r : heartbeats.poll(Duration.ofMillis(20))) {
+            if (r.value() == null) {
+                continue;
+            }
+            NodeStatus status = Topics.NODES.valueSerde().deserializer().deserialize(null, r.value());
+            max = Math.max(max, status.getUsedBytes());
+            samples.add((System.nanoTime() - start) / 1_000_000 + "," + status.getUsedBytes() + "," + stored);
+        }
+        return max;
+    }
+
+    private static KafkaConsumer<byte[], byte[]> heartbeats(String bootstrap) {
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap, ConsumerConfig.GROUP_ID_CONFIG, "eviction-bench-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        consumer.subscribe(List.of(TopicCatalog.defaults().name(Topics.NODES)));
+        return consumer;
+    }
+}

@@ -1,0 +1,46 @@
+package io.promptcache.gc.streams;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.gc.budget.GcObject;
+import io.promptcache.gc.ledger.LedgerEntry;
+import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
+import io.promptcache.gc.testing.Records;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class GcSerdesTest {
+
+    @Test
+    void shouldRoundTripEveryInternalForm() {
+        // Given
+        var record = Records.tombstone(Records.live("n1", 4096, 123), 456);
+        RefChanged ref = new RefChanged(Records.prefixKey(9), true);
+        LedgerEntry entry = new LedgerEntry(record, 77, 3, true, 2, 999);
+        LedgerEntry withoutRecord = new LedgerEntry(null, 0, 1, true, 0, 0);
+        GcObject object = new GcObject(record, 88, true);
+
+        // When / Then
+        assertThat(roundTrip(GcSerdes.refChanged(), ref)).isEqualTo(ref);
+        assertThat(roundTrip(GcSerdes.ledgerEntry(), entry)).isEqualTo(entry);
+        assertThat(roundTrip(GcSerdes.ledgerEntry(), withoutRecord)).isEqualTo(withoutRecord);
+        assertThat(roundTrip(GcSerdes.gcObject(), object)).isEqualTo(object);
+        assertThat(roundTrip(GcSerdes.gcObject(), null)).isNull();
+    }
+
+    @Test
+    void shouldRefuseAnotherVersion() {
+        byte[] bytes = GcSerdes.gcObject().serializer().serialize("t", new GcObject(Records.live("n1", 1, 1), 0,
+                false));
+        bytes[0] = 9;
+
+        assertThatThrownBy(() -> GcSerdes.gcObject().deserializer().deserialize("t", bytes))
+                .hasMessageContaining("version 9");
+    }
+
+    private static <T> T roundTrip(Serde<T> serde, T value) {
+        return serde.deserializer().deserialize("t", serde.serializer().serialize("t", value));
+    }
+}
