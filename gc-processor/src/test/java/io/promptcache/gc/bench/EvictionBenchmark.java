@@ -56,7 +56,8 @@ public final class EvictionBenchmark {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
                 StorageNodeProcess node = StorageNodeProcess.start(broker.bootstrapServers(), Map.of(
                         "promptcache.storage.capacity-bytes", Long.toString(capacity),
-                        "promptcache.storage.tier.ram-capacity-bytes", Long.toString(capacity)));
+                        "promptcache.storage.tier.ram-capacity-bytes", Long.toString(capacity),
+                        "promptcache.storage.heartbeat-interval", "250ms"));
                 ServiceProcess gc = ServiceProcess.of("gc-processor", Map.of("kafka.bootstrap.servers",
                         broker.bootstrapServers(), "kafka-streams.state.dir", WORK.resolve("gc-state").toString(),
                         "promptcache.gc.grace", grace, "promptcache.gc.evict-interval", "250ms",
