@@ -1,6 +1,10 @@
 package io.promptcache.gc.bench;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -38,6 +44,7 @@ import io.promptcache.schema.topic.Topics;
  */
 public final class EvictionBenchmark {
 
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Path WORK = Path.of("target", "eviction-bench").toAbsolutePath();
 
     public static void main(String[] args) throws Exception {
@@ -65,19 +72,19 @@ public final class EvictionBenchmark {
                         WORK.resolve("gc.log")).start(Duration.ofSeconds(120));
                 ClusterClient cluster = new ClusterClient(broker.bootstrapServers(), node.nodeId(), node.endpoint());
                 KafkaConsumer<byte[], byte[]> heartbeats = heartbeats(broker.bootstrapServers())) {
-            run(cluster, heartbeats, capacity, objectBytes, rate, fill, grace);
+            run(cluster, heartbeats, new GcView(gc, node.nodeId()), capacity, objectBytes, rate, fill, grace);
         }
     }
 
-    private static void run(ClusterClient cluster, KafkaConsumer<byte[], byte[]> heartbeats, long capacity,
-            long objectBytes, double rate, double fill, String grace) throws IOException {
+    private static void run(ClusterClient cluster, KafkaConsumer<byte[], byte[]> heartbeats, GcView view,
+            long capacity, long objectBytes, double rate, double fill, String grace) throws IOException {
         long total = (long) (fill * capacity);
         int objects = (int) (total / objectBytes);
         Random random = new Random(42);
         List<ObjectId> ids = new ArrayList<>();
         List<Integer> priorities = new ArrayList<>();
         List<String> samples = new ArrayList<>();
-        samples.add("elapsed_ms,node_used_bytes,stored_bytes");
+        samples.add("elapsed_ms,node_used_bytes,stored_bytes,gc_held_bytes,gc_live_bytes");
         long maxUsed = 0;
         int rejected = 0;
         long start = System.nanoTime();
@@ -86,7 +93,7 @@ public final class EvictionBenchmark {
         for (int i = 0; i < objects && System.nanoTime() < deadline; i++) {
             long due = start + (long) (i * objectBytes / rate * 1e9);
             while (System.nanoTime() < due) {
-                maxUsed = Math.max(maxUsed, sample(heartbeats, start, stored, samples));
+                maxUsed = Math.max(maxUsed, sample(heartbeats, view, start, stored, samples));
             }
             int priority = random.nextInt(4) == 0 ? 1 : 0;
             try {
@@ -99,7 +106,7 @@ public final class EvictionBenchmark {
         }
         long settle = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < settle) {
-            maxUsed = Math.max(maxUsed, sample(heartbeats, start, stored, samples));
+            maxUsed = Math.max(maxUsed, sample(heartbeats, view, start, stored, samples));
         }
         Files.write(WORK.resolve("usage.csv"), samples);
         Map<ObjectId, ObjectRecord> latest = cluster.latest(Topics.OBJECTS);
@@ -130,7 +137,7 @@ public final class EvictionBenchmark {
     }
 
     /** Reads the heartbeats that arrived; records one sample per heartbeat; returns the highest used bytes seen. */
-    private static long sample(KafkaConsumer<byte[], byte[]> heartbeats, long start, long stored,
+    private static long sample(KafkaConsumer<byte[], byte[]> heartbeats, GcView view, long start, long stored,
             List<String> samples) {
         long max = 0;
         for (ConsumerRecord<byte[], byte[]> r : heartbeats.poll(Duration.ofMillis(20))) {
@@ -139,9 +146,29 @@ public final class EvictionBenchmark {
             }
             NodeStatus status = Topics.NODES.valueSerde().deserializer().deserialize(null, r.value());
             max = Math.max(max, status.getUsedBytes());
-            samples.add((System.nanoTime() - start) / 1_000_000 + "," + status.getUsedBytes() + "," + stored);
+            samples.add((System.nanoTime() - start) / 1_000_000 + "," + status.getUsedBytes() + "," + stored + ","
+                    + view.bytes("held") + "," + view.bytes("live"));
         }
         return max;
+    }
+
+    /** The GC's own view of the node: its {@code promptcache_gc_bytes} gauges. */
+    private record GcView(ServiceProcess gc, String nodeId) {
+
+        long bytes(String kind) {
+            try {
+                HttpResponse<String> metrics = HTTP.send(HttpRequest.newBuilder(URI.create(gc.url("/q/metrics")))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                Matcher m = Pattern.compile("promptcache_gc_bytes\\{kind=\"" + kind + "\",name=\"" + nodeId
+                        + "\",scope=\"node\"} ([0-9.E+]+)").matcher(metrics.body());
+                return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
+            } catch (IOException e) {
+                return -1;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
+        }
     }
 
     private static KafkaConsumer<byte[], byte[]> heartbeats(String bootstrap) {
