@@ -13,9 +13,6 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -38,6 +35,7 @@ import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.topic.CompactedTopicUpdater;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
 
@@ -94,7 +92,7 @@ public class TopologyProducer {
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NodeTable.STORE), Topics.NODES.keySerde(),
                         Topics.NODES.valueSerde()).withLoggingDisabled(),
                 catalog.name(Topics.NODES), Consumed.with(Topics.NODES.keySerde(), Topics.NODES.valueSerde()),
-                NodeTableUpdater::new);
+                () -> new CompactedTopicUpdater<NodeId, NodeStatus>(NodeTable.STORE));
 
         builder.addStateStore(store(PrefixOwnersProcessor.STORE, Topics.PREFIXES.keySerde(), ids));
         KStream<ObjectId, LedgerEvent> refs = builder
@@ -145,28 +143,5 @@ public class TopologyProducer {
 
     private static <K, V> StoreBuilder<KeyValueStore<K, V>> store(String name, Serde<K> keys, Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keys, values);
-    }
-
-    /** Applies {@code nodes} to the global store: a heartbeat is put, a null removes the node. */
-    static final class NodeTableUpdater implements Processor<NodeId, NodeStatus, Void, Void> {
-
-        private KeyValueStore<NodeId, NodeStatus> store;
-
-        @Override
-        public void init(ProcessorContext<Void, Void> context) {
-            store = context.getStateStore(NodeTable.STORE);
-        }
-
-        @Override
-        public void process(Record<NodeId, NodeStatus> record) {
-            if (record.key() == null) {
-                return;
-            }
-            if (record.value() == null) {
-                store.delete(record.key());
-            } else {
-                store.put(record.key(), record.value());
-            }
-        }
     }
 }

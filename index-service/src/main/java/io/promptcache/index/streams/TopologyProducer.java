@@ -9,14 +9,11 @@ import jakarta.inject.Inject;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.promptcache.index.metrics.IndexMetrics;
+import io.promptcache.schema.topic.CompactedTopicUpdater;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
 import io.promptcache.schema.topic.Topics;
@@ -61,37 +58,7 @@ public class TopologyProducer {
             TopicSpec<K, V> topic, Consumer<V> onPut) {
         builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), topic.keySerde(),
                 topic.valueSerde()).withLoggingDisabled(), catalog.name(topic),
-                Consumed.with(topic.keySerde(), topic.valueSerde()), () -> new StoreUpdater<K, V>(store, onPut));
-    }
-
-    /** Applies a compacted topic's records to its global store: a value is put, a null removes the key. */
-    static final class StoreUpdater<K, V> implements Processor<K, V, Void, Void> {
-
-        private final String storeName;
-        private final Consumer<V> onPut;
-        private KeyValueStore<K, V> store;
-
-        StoreUpdater(String storeName, Consumer<V> onPut) {
-            this.storeName = storeName;
-            this.onPut = onPut;
-        }
-
-        @Override
-        public void init(ProcessorContext<Void, Void> context) {
-            store = context.getStateStore(storeName);
-        }
-
-        @Override
-        public void process(Record<K, V> record) {
-            if (record.key() == null) {
-                return;
-            }
-            if (record.value() == null) {
-                store.delete(record.key());
-            } else {
-                store.put(record.key(), record.value());
-                onPut.accept(record.value());
-            }
-        }
+                Consumed.with(topic.keySerde(), topic.valueSerde()),
+                () -> new CompactedTopicUpdater<K, V>(store, onPut));
     }
 }
