@@ -77,12 +77,7 @@ class IndexReplicasIT {
     }
 
     private static ServiceProcess replica(String name) {
-        return ServiceProcess.of("index-service", Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
-                "kafka-streams.state.dir", WORK.resolve(name).resolve("state").toString(),
-                "promptcache.index.instance-id", name, "quarkus.log.level", "WARN",
-                "quarkus.log.category.\"io.promptcache.index.streams\".level", "INFO",
-                "quarkus.log.category.\"io.quarkus\".level", "INFO"),
-                WORK.resolve(name + ".log"));
+        return ReplicaProcess.of(broker.bootstrapServers(), WORK, name, "io.promptcache.index.streams", "io.quarkus");
     }
 
     @Test

@@ -22,6 +22,18 @@ public final class RollingHashChain {
 
     /** Sequence hashes of the complete blocks of {@code tokens}. */
     public static long[] of(int blockSize, int[] tokens) {
+        return chain(false, 0, blockSize, tokens);
+    }
+
+    /**
+     * Sequence hashes of the complete blocks of {@code tokens} that follow the block whose sequence hash is
+     * {@code parent}: {@code of(b, p ++ t)} ends with {@code continued(of(b, p)[last], b, t)}.
+     */
+    public static long[] continued(long parent, int blockSize, int[] tokens) {
+        return chain(true, parent, blockSize, tokens);
+    }
+
+    private static long[] chain(boolean hasParent, long parent, int blockSize, int[] tokens) {
         if (blockSize < 1) {
             throw new IllegalArgumentException("blockSize must be positive, got " + blockSize);
         }
@@ -29,16 +41,18 @@ public final class RollingHashChain {
         long[] seq = new long[blocks];
         byte[] blockBytes = new byte[4 * blockSize];
         byte[] pair = new byte[16];
+        long previous = parent;
         for (int i = 0; i < blocks; i++) {
             Bytes.putIntsLittleEndian(blockBytes, 0, tokens, i * blockSize, blockSize);
             long local = XXH3_64.hashBytesToLong(blockBytes);
-            if (i == 0) {
+            if (i == 0 && !hasParent) {
                 seq[i] = local;
             } else {
-                Bytes.putLongLittleEndian(pair, 0, seq[i - 1]);
+                Bytes.putLongLittleEndian(pair, 0, previous);
                 Bytes.putLongLittleEndian(pair, 8, local);
                 seq[i] = XXH3_64.hashBytesToLong(pair);
             }
+            previous = seq[i];
         }
         return seq;
     }

@@ -146,7 +146,9 @@ public final class EventSerdes {
         if (e.getBackendId().isEmpty()) {
             return "backend_id is empty";
         }
-        return e.getKindCase() == EngineEvent.KindCase.KIND_NOT_SET ? "no stored / removed / cleared payload" : null;
+        return e.getKindCase() == EngineEvent.KindCase.KIND_NOT_SET
+                ? "no stored / removed / cleared / predicted payload"
+                : null;
     }
 
     private static String checkObjectId(String text) {

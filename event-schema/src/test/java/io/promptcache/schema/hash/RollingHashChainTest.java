@@ -50,4 +50,18 @@ class RollingHashChainTest {
             assertThat(seqA[i]).isNotEqualTo(seqB[i]);
         }
     }
+
+    @Test
+    void shouldContinueAChainFromItsLastBlock() {
+        // Given: 5 blocks, split after block 2
+        int[] tokens = GoldenVectors.tokens(80, 3);
+        long[] whole = RollingHashChain.of(16, tokens);
+        long[] head = RollingHashChain.of(16, java.util.Arrays.copyOf(tokens, 32));
+
+        // When
+        long[] tail = RollingHashChain.continued(head[1], 16, java.util.Arrays.copyOfRange(tokens, 32, 80));
+
+        // Then
+        assertThat(tail).containsExactly(whole[2], whole[3], whole[4]);
+    }
 }

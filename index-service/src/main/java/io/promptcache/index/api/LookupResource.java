@@ -81,6 +81,12 @@ public class LookupResource {
     }
 
     static PrefixChain binaryChain(Namespace spec, byte[] body, IndexConfig config) {
+        int[] tokens = binaryTokens(body, config);
+        return PrefixInput.tokenChain(spec, tokens, tokens.length, config);
+    }
+
+    /** The token ids of a {@link #TOKENS_BINARY} body (400 / 413 on bad input). */
+    static int[] binaryTokens(byte[] body, IndexConfig config) {
         if (body == null || body.length % 4 != 0) {
             throw ApiException.badRequest("a " + TOKENS_BINARY + " body is little-endian int32 token ids: its "
                     + "length must be a multiple of 4 (got " + (body == null ? 0 : body.length) + " bytes)");
@@ -92,6 +98,6 @@ public class LookupResource {
         }
         int[] tokens = new int[count];
         ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(tokens);
-        return PrefixInput.tokenChain(spec, tokens, count, config);
+        return tokens;
     }
 }

@@ -38,6 +38,8 @@ public interface IndexConfig {
 
     Auth auth();
 
+    Routing routing();
+
     interface Store {
 
         /** Bucket on the storage nodes that holds KV objects (created on first use). */
@@ -104,6 +106,41 @@ public interface IndexConfig {
         /** Objects tracked per window; hits of further objects in the same window are dropped and counted. */
         @WithDefault("100000")
         int maxObjectsPerWindow();
+    }
+
+    interface Routing {
+
+        /** Route from {@code engine-events}: off, no consumer runs and route answers 503. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** A backend's match must exceed this hit ratio to be preferred. */
+        @WithDefault("0.3")
+        double threshold();
+
+        /** The preferred backend's load may be at most this factor x the average. */
+        @WithDefault("1.25")
+        double loadFactor();
+
+        /** Blocks tracked per backend; the least recently used beyond it are dropped by the upkeep. */
+        @WithDefault("1000000")
+        int maxBlocksPerBackend();
+
+        /** How often the upkeep runs (cap eviction, expired predictions, silent backends). */
+        @WithDefault("10s")
+        Duration upkeepInterval();
+
+        /** A routing decision's blocks count for its backend this long unless the engine confirms them. */
+        @WithDefault("60s")
+        Duration predictionTtl();
+
+        /** A backend that sent no event and was chosen by no route for this long is dropped with its blocks. */
+        @WithDefault("10m")
+        Duration backendSilence();
+
+        /** Half-life of the routed-request counts the load is made of. */
+        @WithDefault("10s")
+        Duration loadHalfLife();
     }
 
     interface Auth {

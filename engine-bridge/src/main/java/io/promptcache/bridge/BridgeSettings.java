@@ -1,0 +1,31 @@
+package io.promptcache.bridge;
+
+import java.util.Optional;
+
+/**
+ * What the envelope of every EngineEvent needs and vLLM's frames do not say.
+ *
+ * @param backendId the engine's backend id (its URL, say); a data-parallel rank from the batch is appended by the
+ *        router as {@code /dp<rank>}
+ * @param model the engine's served model name: index-service routes a namespace to engines whose model name equals
+ *        its {@code modelFingerprint}
+ * @param blockSize the engine's block size (vLLM's {@code --block-size}); BlockRemoved frames do not carry it
+ * @param tenant tenant id, or empty ("default" for the router)
+ * @param salt the engine's cache salt, if any
+ * @param loraName a LoRA name for every event, if the engine serves one adapter and reports only its int id
+ */
+public record BridgeSettings(String backendId, String model, int blockSize, String tenant, Optional<String> salt,
+        Optional<String> loraName) {
+
+    public BridgeSettings {
+        if (backendId == null || backendId.isBlank()) {
+            throw new IllegalArgumentException("--backend is required: the engine's id (e.g. its URL)");
+        }
+        if (model == null || model.isBlank()) {
+            throw new IllegalArgumentException("--model is required: the engine's served model name");
+        }
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("--block-size must be the engine's block size (>= 1), got " + blockSize);
+        }
+    }
+}

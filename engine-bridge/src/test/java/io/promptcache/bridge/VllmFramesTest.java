@@ -1,0 +1,73 @@
+package io.promptcache.bridge;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.schema.proto.EngineEvent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class VllmFramesTest {
+
+    private static final BridgeSettings SETTINGS = new BridgeSettings("http://10.0.0.5:8000", "llama-3-8b", 4,
+            "acme", Optional.of("s1"), Optional.empty());
+
+    @Test
+    void shouldDecodeABatchOfEveryEventKindWithIntAndBytesHashes() throws IOException {
+        // Given: a sequence start (int hashes), a continuation (bytes hashes, LoRA 7), a removal, a clear; dp rank 1
+        byte[] sha = new byte[32];
+        sha[0] = 9;
+        byte[] payload = VllmFrame.batch()
+                .stored(List.of(-5L, 6L), null, IntStream.range(0, 8).toArray(), 4, null, "GPU")
+                .stored(List.of(sha), 6L, IntStream.range(8, 12).toArray(), 4, 7L, "GPU")
+                .removed(List.of(-5L), null)
+                .cleared()
+                .encode(1_739_145_600.25, 1);
+
+        // When
+        List<EngineEvent> events = VllmFrames.decode(payload, 3, SETTINGS);
+
+        // Then
+        assertThat(events).hasSize(4);
+        EngineEvent first = events.get(0);
+        assertThat(first.getEventId()).isEqualTo(3 * 65536);
+        assertThat(first.getTimestampMs()).isEqualTo(1_739_145_600_250L);
+        assertThat(first.getBackendId()).isEqualTo("http://10.0.0.5:8000");
+        assertThat(first.getModelName()).isEqualTo("llama-3-8b");
+        assertThat(first.getBlockSize()).isEqualTo(4);
+        assertThat(first.getTenantId()).isEqualTo("acme");
+        assertThat(first.getAdditionalSalt()).isEqualTo("s1");
+        assertThat(first.getDpRank()).isEqualTo(1);
+        assertThat(first.getMedium()).isEqualTo("GPU");
+        assertThat(first.getStored().getBlockHashesList()).extracting(h -> h.getU64()).containsExactly(-5L, 6L);
+        assertThat(first.getStored().hasParentBlockHash()).isFalse();
+        assertThat(first.getStored().getTokenIdsList()).hasSize(8);
+        EngineEvent second = events.get(1);
+        assertThat(second.getEventId()).isEqualTo(3 * 65536 + 1);
+        assertThat(second.getStored().getBlockHashes(0).getRaw().toByteArray()).isEqualTo(sha);
+        assertThat(second.getStored().getParentBlockHash().getU64()).isEqualTo(6L);
+        assertThat(second.getLoraId()).isEqualTo(7L);
+        assertThat(events.get(2).getRemoved().getBlockHashes(0).getU64()).isEqualTo(-5L);
+        assertThat(events.get(2).getMedium()).isEmpty();
+        assertThat(events.get(3).hasCleared()).isTrue();
+    }
+
+    @Test
+    void shouldDecodeABatchWithoutDpRankAndRefuseWhatIsNotVllm() throws IOException {
+        byte[] noRank = VllmFrame.batch().cleared().encode(1.0, null);
+        assertThat(VllmFrames.decode(noRank, 0, SETTINGS).get(0).hasDpRank()).isFalse();
+
+        byte[] wrongBlockSize = VllmFrame.batch().stored(List.of(1L), null, new int[16], 16, null, null)
+                .encode(1.0, null);
+        assertThatThrownBy(() -> VllmFrames.decode(wrongBlockSize, 0, SETTINGS)).hasMessageContaining("block_size 16");
+        assertThatThrownBy(() -> VllmFrames.decode(new byte[]{(byte) 0x91, 0x01}, 0, SETTINGS))
+                .hasMessageContaining("[ts, events");
+        assertThatThrownBy(() -> new BridgeSettings("b", "", 16, "", Optional.empty(), Optional.empty()))
+                .hasMessageContaining("--model");
+    }
+}
