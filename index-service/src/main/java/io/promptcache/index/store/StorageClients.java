@@ -17,6 +17,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -42,6 +43,7 @@ public class StorageClients {
     private final Region region;
     private final Duration presignExpiry;
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
+    private final Map<String, AwsRequestOverrideConfiguration> onceTargets = new ConcurrentHashMap<>();
     private final Map<String, S3Presigner> presigners = new ConcurrentHashMap<>();
 
     StorageClients(S3Client client, IndexConfig config) {
@@ -67,12 +69,29 @@ public class StorageClients {
 
     /** The request override that sends a request to the node at {@code endpoint} (e.g. {@code http://10.0.0.5:9000}). */
     public AwsRequestOverrideConfiguration at(String endpoint) {
-        return targets.computeIfAbsent(endpoint, e -> {
-            URI uri = URI.create(e);
-            SdkPlugin plugin = config -> ((S3ServiceClientConfiguration.Builder) config).endpointOverride(uri)
-                    .region(region).credentialsProvider(credentials);
-            return AwsRequestOverrideConfiguration.builder().addPlugin(plugin).build();
-        });
+        return targets.computeIfAbsent(endpoint, e -> target(e, false));
+    }
+
+    /**
+     * As {@link #at(String)}, with no retry: for a body streamed through from the engine, which cannot be read twice.
+     * A retry of such a PUT would fail on the spent stream with an {@link IllegalStateException} instead of
+     * reporting what made the first attempt fail.
+     */
+    public AwsRequestOverrideConfiguration once(String endpoint) {
+        return onceTargets.computeIfAbsent(endpoint, e -> target(e, true));
+    }
+
+    private AwsRequestOverrideConfiguration target(String endpoint, boolean once) {
+        URI uri = URI.create(endpoint);
+        SdkPlugin plugin = config -> {
+            S3ServiceClientConfiguration.Builder s3 = (S3ServiceClientConfiguration.Builder) config;
+            s3.endpointOverride(uri).region(region).credentialsProvider(credentials);
+            if (once) {
+                s3.overrideConfiguration(
+                        s3.overrideConfiguration().toBuilder().retryStrategy(AwsRetryStrategy.doNotRetry()).build());
+            }
+        };
+        return AwsRequestOverrideConfiguration.builder().addPlugin(plugin).build();
     }
 
     /** Whether requests are signed (and URLs presigned). */

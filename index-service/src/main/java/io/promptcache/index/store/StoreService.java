@@ -185,7 +185,7 @@ public class StoreService {
         ensureBucket(node);
         try {
             storage.client().putObject(b -> b.bucket(bucket()).key(key).contentLength(bytes)
-                    .contentType("application/octet-stream").overrideConfiguration(storage.at(node.getEndpoint())),
+                    .contentType("application/octet-stream").overrideConfiguration(storage.once(node.getEndpoint())),
                     RequestBody.fromInputStream(body, bytes));
         } catch (SdkException e) {
             throw ApiException.unavailable("StorageNodeFailed", "storage node " + node.getNodeId()
