@@ -10,6 +10,7 @@ import java.util.TreeSet;
 final class Account {
 
     private final TreeSet<Victim> victims = new TreeSet<>(Victim.EVICTION_ORDER);
+    private final Inflow inflow = new Inflow();
     private long held;
     private long live;
     private long objects;
@@ -34,6 +35,10 @@ final class Account {
         if (victim != null) {
             victims.remove(victim);
         }
+    }
+
+    Inflow inflow() {
+        return inflow;
     }
 
     long held() {

@@ -18,10 +18,20 @@ import io.promptcache.schema.proto.TombstoneReason;
  *
  * <p>
  * An object counts once per copy (per node in its record) in every scope, LIVE or TOMBSTONED, until it is removed
- * (its record nulled after the delete). A budget with limit {@code L} is enforced when its held bytes exceed
- * {@code high x L}; victims are then tombstoned, in {@link Victim#EVICTION_ORDER}, until its live bytes are at most
- * {@code low x L}. Tombstoned bytes stay held through the grace window, so they never count as reclaimed early and
- * are never reclaimed twice.
+ * (its record nulled after the delete). Tombstoned bytes stay held through the grace window, so they never count
+ * as reclaimed early and are never reclaimed twice.
+ *
+ * <p>
+ * A tombstone frees its bytes only one <em>horizon</em> later (grace + delete lag + plan interval, plus the lag with
+ * which new bytes reach the books), and the scope keeps receiving stores meanwhile: its held bytes one horizon from now are its live bytes now plus what arrives
+ * until then. A plan therefore looks ahead with the scope's sustained {@code inflow}: the arrival rate of the slowest
+ * quarter of the last horizon, over a horizon ({@link Inflow}; so a one-off burst is not taken for a rate).
+ * A budget with limit {@code L} is enforced when its held bytes exceed {@code high x L}, or when its live bytes
+ * plus its inflow do; victims are then tombstoned, in {@link Victim#EVICTION_ORDER}, until its live bytes are at
+ * most {@code min(low x L, high x L - inflow)}. With no stores this is the plain high/low watermark pair; under a
+ * sustained load larger than the watermark gap the live target moves down by the bytes in flight, so held bytes
+ * stay near {@code high x L} instead of {@code low x L} plus everything in grace. The inflow comes from arrivals,
+ * never from the plan's own tombstones, so one plan does not feed the next.
  */
 public final class BudgetBook {
 
@@ -30,6 +40,8 @@ public final class BudgetBook {
     private final Map<String, Account> tenants = new HashMap<>();
     private final Account global = new Account();
     private final TreeSet<Victim> byAge = new TreeSet<>(Victim.AGE_ORDER);
+    private boolean planned;
+    private long lastPlan;
 
     /** Adds or replaces what the book knows of {@code id}; null removes it. */
     public void put(ObjectId id, GcObject object) {
@@ -39,6 +51,9 @@ public final class BudgetBook {
         }
         if (object != null) {
             account(id, object, true);
+            if (old == null && object.live()) {
+                arrived(object);
+            }
         }
         if (old != null) {
             prune(old);
@@ -77,6 +92,14 @@ public final class BudgetBook {
         }
     }
 
+    private void arrived(GcObject object) {
+        long bytes = object.bytes();
+        int copies = object.record().getNodesCount();
+        object.record().getNodesList().forEach(node -> nodes.get(node).inflow().arrived(bytes));
+        tenants.get(object.record().getTenantId()).inflow().arrived(bytes * copies);
+        global.inflow().arrived(bytes * copies);
+    }
+
     private static void apply(Map<String, Account> scope, String name, long bytes, boolean live, Victim victim,
             boolean add) {
         apply(scope.computeIfAbsent(name, n -> new Account()), bytes, live, victim, add);
@@ -97,8 +120,11 @@ public final class BudgetBook {
      *
      * @param heartbeats latest heartbeat per node id (capacity, liveness)
      * @param now wall-clock time in ms
+     * @param horizonMs how long a tombstone issued now holds its bytes (grace + delete lag + plan interval), plus
+     *        how late new bytes reach the book
      */
-    public List<Eviction> plan(Policy policy, Map<String, NodeStatus> heartbeats, long now) {
+    public List<Eviction> plan(Policy policy, Map<String, NodeStatus> heartbeats, long now, long horizonMs) {
+        roll(now, horizonMs);
         List<Eviction> plan = new ArrayList<>();
         for (String node : List.copyOf(nodes.keySet())) {
             if (policy.liveness().of(heartbeats.get(node), now) == NodeLiveness.Verdict.LOST) {
@@ -123,11 +149,25 @@ public final class BudgetBook {
         return plan;
     }
 
+    /** Closes every scope's inflow bucket; the first plan drops what was restored before it. */
+    private void roll(long now, long horizonMs) {
+        nodes.values().forEach(a -> a.inflow().roll(lastPlan, now, planned, horizonMs));
+        tenants.values().forEach(a -> a.inflow().roll(lastPlan, now, planned, horizonMs));
+        global.inflow().roll(lastPlan, now, planned, horizonMs);
+        planned = true;
+        lastPlan = now;
+    }
+
     private void enforce(Account account, long limit, Policy policy, TombstoneReason reason, List<Eviction> plan) {
-        if (account == null || limit <= 0 || account.held() <= (long) (policy.highWatermark() * limit)) {
+        if (account == null || limit <= 0) {
             return;
         }
-        drain(account, (long) (policy.lowWatermark() * limit), reason, plan);
+        long high = (long) (policy.highWatermark() * limit);
+        long inflow = account.inflow().sustained();
+        if (account.held() <= high && account.live() + inflow <= high) {
+            return;
+        }
+        drain(account, Math.max(0, Math.min((long) (policy.lowWatermark() * limit), high - inflow)), reason, plan);
     }
 
     /** Retires the account's victims in order until its live bytes are at most {@code target}. */
@@ -149,13 +189,16 @@ public final class BudgetBook {
 
     /** Held and live bytes per node, per tenant and in total, for metrics. */
     public Usage usage() {
-        return new Usage(snapshot(nodes), snapshot(tenants), new Usage.Bytes(global.held(), global.live(),
-                global.objects()));
+        return new Usage(snapshot(nodes), snapshot(tenants), bytes(global));
+    }
+
+    private static Usage.Bytes bytes(Account a) {
+        return new Usage.Bytes(a.held(), a.live(), a.objects(), a.inflow().sustained());
     }
 
     private static Map<String, Usage.Bytes> snapshot(Map<String, Account> scope) {
         Map<String, Usage.Bytes> copy = new HashMap<>();
-        scope.forEach((name, a) -> copy.put(name, new Usage.Bytes(a.held(), a.live(), a.objects())));
+        scope.forEach((name, a) -> copy.put(name, bytes(a)));
         return copy;
     }
 }

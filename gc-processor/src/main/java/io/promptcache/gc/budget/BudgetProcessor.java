@@ -38,15 +38,19 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
      * @param policy the limits
      * @param grace the grace window each tombstone gets
      * @param interval how often the plan runs
+     * @param deleteCheck how often phase two looks for due deletes (the delete lag assumed until one is seen)
      * @param instanceId written into the tombstones as {@code decided_by}
      */
-    public record Settings(Policy policy, Duration grace, Duration interval, String instanceId) {
+    public record Settings(Policy policy, Duration grace, Duration interval, Duration deleteCheck,
+            String instanceId) {
     }
 
     private final Settings settings;
     private final OrphanSweep sweep;
     private final GcMetrics metrics;
     private final BudgetBook book = new BudgetBook();
+    private final Lag deleteLag;
+    private final Lag arrivalLag = new Lag(0, 2_000);
     private ProcessorContext<ObjectId, ObjectRecord> context;
     private KeyValueStore<ObjectId, GcObject> store;
     private NodeTable nodes;
@@ -55,6 +59,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         this.settings = settings;
         this.sweep = sweep;
         this.metrics = metrics;
+        this.deleteLag = new Lag(settings.deleteCheck().toMillis(), 10_000);
     }
 
     @Override
@@ -76,8 +81,16 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
             return;
         }
         if (record.value() == null) {
+            GcObject removed = book.get(id);
+            if (removed != null && !removed.live() && removed.record().getTombstone().getDeleteAfterMs() > 0) {
+                deleteLag.observe(removed.record().getTombstone().getDeleteAfterMs(),
+                        context.currentSystemTimeMs());
+            }
             store.delete(id);
         } else {
+            if (book.get(id) == null && record.value().live()) {
+                arrivalLag.observe(record.value().record().getCreatedAtMs(), context.currentSystemTimeMs());
+            }
             store.put(id, record.value());
         }
         book.put(id, record.value());
@@ -86,7 +99,9 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     /** One round: plan, tombstone the victims, publish the usage, one step of the orphan sweep. */
     void enforce(long now) {
         Map<String, NodeStatus> heartbeats = nodes.all();
-        List<Eviction> plan = book.plan(settings.policy(), heartbeats, now);
+        long horizon = settings.grace().toMillis() + deleteLag.estimateMs() + settings.interval().toMillis()
+                + arrivalLag.estimateMs();
+        List<Eviction> plan = book.plan(settings.policy(), heartbeats, now, horizon);
         long deleteAfter = now + settings.grace().toMillis();
         for (Eviction eviction : plan) {
             GcObject object = store.get(eviction.id());

@@ -129,6 +129,7 @@ public final class GcMetrics {
         Map<String, ToDoubleFunction<GcMetrics>> kinds = Map.of(
                 "held", m -> bytes(m, scope, name).held(),
                 "live", m -> bytes(m, scope, name).live(),
+                "inflow", m -> bytes(m, scope, name).inflow(),
                 "limit", m -> m.limits.getOrDefault(scope + ":" + name, 0L));
         kinds.forEach((kind, f) -> Gauge.builder("promptcache_gc_bytes", this, f).tag("scope", scope)
                 .tag("name", name).tag("kind", kind).register(registry));
@@ -136,6 +137,6 @@ public final class GcMetrics {
 
     private static Usage.Bytes bytes(GcMetrics m, String scope, String name) {
         Map<String, Usage.Bytes> map = "node".equals(scope) ? m.usage.nodes() : m.usage.tenants();
-        return map.getOrDefault(name, new Usage.Bytes(0, 0, 0));
+        return map.getOrDefault(name, new Usage.Bytes(0, 0, 0, 0));
     }
 }

@@ -47,7 +47,8 @@ public class GcSettings {
         GcConfig.Delete delete = config.delete();
         GcConfig.Orphans orphans = config.orphans();
         return new TopologyProducer.Settings(catalog,
-                new BudgetProcessor.Settings(policy, config.grace(), config.evictInterval(), instanceId),
+                new BudgetProcessor.Settings(policy, config.grace(), config.evictInterval(), delete.interval(),
+                        instanceId),
                 new OrphanSweep.Settings(orphans.sweepInterval(), orphans.grace(), orphans.pageSize(),
                         config.storage().bucket()),
                 new DeleteSchedule(delete.interval(), delete.maxPerCheck(), delete.backoff(), delete.backoffMax()),

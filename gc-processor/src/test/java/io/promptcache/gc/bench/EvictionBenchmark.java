@@ -13,7 +13,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,7 +46,7 @@ import io.promptcache.schema.topic.Topics;
  */
 public final class EvictionBenchmark {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private static final Path WORK = Path.of("target", "eviction-bench").toAbsolutePath();
 
     public static void main(String[] args) throws Exception {
@@ -77,38 +79,39 @@ public final class EvictionBenchmark {
     }
 
     private static void run(ClusterClient cluster, KafkaConsumer<byte[], byte[]> heartbeats, GcView view,
-            long capacity, long objectBytes, double rate, double fill, String grace) throws IOException {
+            long capacity, long objectBytes, double rate, double fill, String grace) throws Exception {
         long total = (long) (fill * capacity);
         int objects = (int) (total / objectBytes);
         Random random = new Random(42);
         List<ObjectId> ids = new ArrayList<>();
         List<Integer> priorities = new ArrayList<>();
-        List<String> samples = new ArrayList<>();
-        samples.add("elapsed_ms,node_used_bytes,stored_bytes,gc_held_bytes,gc_live_bytes");
-        long maxUsed = 0;
-        int rejected = 0;
+        Map<String, Integer> rejected = new TreeMap<>();
+        warmUp(cluster, view);
         long start = System.nanoTime();
+        Sampler sampler = new Sampler(heartbeats, view, start);
+        Thread sampling = new Thread(sampler, "sampler");
+        sampling.start();
         long deadline = start + Duration.ofSeconds((long) (total / rate) + 120).toNanos();
-        long stored = 0;
+        long slowestStoreNanos = 0;
         for (int i = 0; i < objects && System.nanoTime() < deadline; i++) {
             long due = start + (long) (i * objectBytes / rate * 1e9);
-            while (System.nanoTime() < due) {
-                maxUsed = Math.max(maxUsed, sample(heartbeats, view, start, stored, samples));
-            }
+            Thread.sleep(Math.max(0, (due - System.nanoTime()) / 1_000_000));
             int priority = random.nextInt(4) == 0 ? 1 : 0;
+            long began = System.nanoTime();
             try {
                 ids.add(cluster.store(objectBytes, System.currentTimeMillis(), priority, Records.prefixKey(i)));
                 priorities.add(priority);
-                stored += objectBytes;
+                sampler.stored.addAndGet(objectBytes);
             } catch (RuntimeException e) {
-                rejected++;
+                rejected.merge(e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines()
+                        .findFirst().orElse(""), 1, Integer::sum);
             }
+            slowestStoreNanos = Math.max(slowestStoreNanos, System.nanoTime() - began);
         }
-        long settle = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < settle) {
-            maxUsed = Math.max(maxUsed, sample(heartbeats, view, start, stored, samples));
-        }
-        Files.write(WORK.resolve("usage.csv"), samples);
+        Thread.sleep(10_000);
+        sampler.stop = true;
+        sampling.join();
+        Files.write(WORK.resolve("usage.csv"), sampler.samples);
         Map<ObjectId, ObjectRecord> latest = cluster.latest(Topics.OBJECTS);
         int[] evicted = new int[2];
         int[] kept = new int[2];
@@ -125,9 +128,12 @@ public final class EvictionBenchmark {
                 firstKeptPriority0 = i;
             }
         }
+        long maxUsed = sampler.maxUsed;
         System.out.printf("capacity %d MiB, high watermark 90%% = %.1f MiB, grace %s, %d objects of %d KiB stored "
-                + "at %.1f MiB/s (%.1f x capacity), %d PUTs rejected%n", capacity >> 20, 0.9 * capacity / (1 << 20),
-                grace, ids.size(), objectBytes >> 10, rate / (1 << 20), (double) stored / capacity, rejected);
+                + "at %.1f MiB/s (%.1f x capacity), slowest store %d ms, %d PUTs rejected %s%n", capacity >> 20,
+                0.9 * capacity / (1 << 20), grace, ids.size(), objectBytes >> 10, rate / (1 << 20),
+                (double) sampler.stored.get() / capacity, slowestStoreNanos / 1_000_000,
+                rejected.values().stream().mapToInt(Integer::intValue).sum(), rejected);
         System.out.printf("node used bytes (heartbeats): max %.1f MiB = %.1f%% of capacity (target < 95%%)%n",
                 maxUsed / (double) (1 << 20), 100.0 * maxUsed / capacity);
         System.out.printf("evicted: priority 0: %d, priority 1: %d; kept: priority 0: %d, priority 1: %d%n",
@@ -136,38 +142,73 @@ public final class EvictionBenchmark {
                 + "than every kept one when newest evicted < oldest kept)%n", firstKeptPriority0, lastEvictedIndex);
     }
 
-    /** Reads the heartbeats that arrived; records one sample per heartbeat; returns the highest used bytes seen. */
-    private static long sample(KafkaConsumer<byte[], byte[]> heartbeats, GcView view, long start, long stored,
-            List<String> samples) {
-        long max = 0;
-        for (ConsumerRecord<byte[], byte[]> r : heartbeats.poll(Duration.ofMillis(20))) {
-            if (r.value() == null) {
-                continue;
-            }
-            NodeStatus status = Topics.NODES.valueSerde().deserializer().deserialize(null, r.value());
-            max = Math.max(max, status.getUsedBytes());
-            samples.add((System.nanoTime() - start) / 1_000_000 + "," + status.getUsedBytes() + "," + stored + ","
-                    + view.bytes("held") + "," + view.bytes("live"));
+    /**
+     * One small object, then wait until the GC counts it: its budget keeper runs (and measures arrivals) before the
+     * timed load starts, as in a cluster whose GC was already up.
+     */
+    private static void warmUp(ClusterClient cluster, GcView view) throws InterruptedException {
+        cluster.store(1024, System.currentTimeMillis(), 1, Records.prefixKey(-1));
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (view.bytes().getOrDefault("held", 0L) <= 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
         }
-        return max;
     }
 
-    /** The GC's own view of the node: its {@code promptcache_gc_bytes} gauges. */
+    /** Records one sample per heartbeat, on its own thread so a slow store never leaves a hole in the curve. */
+    private static final class Sampler implements Runnable {
+
+        final List<String> samples = new ArrayList<>(
+                List.of("elapsed_ms,node_used_bytes,stored_bytes,gc_held_bytes,gc_live_bytes,gc_inflow_bytes"));
+        final AtomicLong stored = new AtomicLong();
+        volatile boolean stop;
+        volatile long maxUsed;
+        private final KafkaConsumer<byte[], byte[]> heartbeats;
+        private final GcView view;
+        private final long start;
+
+        Sampler(KafkaConsumer<byte[], byte[]> heartbeats, GcView view, long start) {
+            this.heartbeats = heartbeats;
+            this.view = view;
+            this.start = start;
+        }
+
+        @Override
+        public void run() {
+            while (!stop) {
+                for (ConsumerRecord<byte[], byte[]> r : heartbeats.poll(Duration.ofMillis(50))) {
+                    if (r.value() == null) {
+                        continue;
+                    }
+                    NodeStatus status = Topics.NODES.valueSerde().deserializer().deserialize(null, r.value());
+                    maxUsed = Math.max(maxUsed, status.getUsedBytes());
+                    Map<String, Long> gc = view.bytes();
+                    samples.add((System.nanoTime() - start) / 1_000_000 + "," + status.getUsedBytes() + ","
+                            + stored.get() + "," + gc.getOrDefault("held", -1L) + "," + gc.getOrDefault("live", -1L)
+                            + "," + gc.getOrDefault("inflow", -1L));
+                }
+            }
+        }
+    }
+
+    /** The GC's own view of the node: its {@code promptcache_gc_bytes} gauges, one scrape per sample. */
     private record GcView(ServiceProcess gc, String nodeId) {
 
-        long bytes(String kind) {
+        Map<String, Long> bytes() {
+            Map<String, Long> kinds = new HashMap<>();
             try {
                 HttpResponse<String> metrics = HTTP.send(HttpRequest.newBuilder(URI.create(gc.url("/q/metrics")))
-                        .build(), HttpResponse.BodyHandlers.ofString());
-                Matcher m = Pattern.compile("promptcache_gc_bytes\\{kind=\"" + kind + "\",name=\"" + nodeId
+                        .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.ofString());
+                Matcher m = Pattern.compile("promptcache_gc_bytes\\{kind=\"([a-z]+)\",name=\"" + nodeId
                         + "\",scope=\"node\"} ([0-9.E+]+)").matcher(metrics.body());
-                return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
+                while (m.find()) {
+                    kinds.put(m.group(1), (long) Double.parseDouble(m.group(2)));
+                }
             } catch (IOException e) {
-                return -1;
+                // a missed scrape: the sample keeps the node's figure, the GC's read -1
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return -1;
             }
+            return kinds;
         }
     }
 

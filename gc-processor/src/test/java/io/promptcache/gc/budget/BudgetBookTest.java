@@ -23,6 +23,7 @@ class BudgetBookTest {
     private static final long DAY = 86_400_000L;
     private static final NodeLiveness LIVENESS = new NodeLiveness(3, 300_000);
     private static final Policy POLICY = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), LIVENESS);
+    private static final long HORIZON = 4000;
 
     private final BudgetBook book = new BudgetBook();
 
@@ -34,7 +35,7 @@ class BudgetBookTest {
         }
 
         // When / Then
-        assertThat(book.plan(POLICY, nodes(node("n1", 1000)), NOW)).isEmpty();
+        assertThat(book.plan(POLICY, nodes(node("n1", 1000)), NOW, HORIZON)).isEmpty();
     }
 
     @Test
@@ -46,13 +47,13 @@ class BudgetBookTest {
         }
 
         // When
-        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 1000)), NOW);
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 1000)), NOW, HORIZON);
 
         // Then: the two oldest go (live 800 = low watermark), for the node budget; bytes stay held until deleted
         assertThat(plan).containsExactly(new Eviction(ids.get(9), TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET),
                 new Eviction(ids.get(8), TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET));
-        assertThat(book.usage().nodes().get("n1")).isEqualTo(new Usage.Bytes(1000, 800, 10));
-        assertThat(book.plan(POLICY, nodes(node("n1", 1000)), NOW)).as("retired objects are not chosen again")
+        assertThat(book.usage().nodes().get("n1")).isEqualTo(new Usage.Bytes(1000, 800, 10, 0));
+        assertThat(book.plan(POLICY, nodes(node("n1", 1000)), NOW, HORIZON)).as("retired objects are not chosen again")
                 .isEmpty();
     }
 
@@ -68,7 +69,7 @@ class BudgetBookTest {
         ObjectId pinned = put(object("n1", 100, -9, NOW - 2 * DAY).toBuilder().setPinned(true).build());
 
         // When: a tiny node forces everything evictable out
-        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 10)), NOW);
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 10)), NOW, HORIZON);
 
         // Then
         assertThat(plan).extracting(Eviction::id).containsExactly(recentSuperseded, recentLowPriority, oldNormal,
@@ -86,7 +87,7 @@ class BudgetBookTest {
         }
 
         // When
-        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 1000)), NOW);
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 1000)), NOW, HORIZON);
 
         // Then: live 500 is already under the low watermark; nothing more is evicted while the grace runs
         assertThat(plan).isEmpty();
@@ -100,7 +101,7 @@ class BudgetBookTest {
         ObjectId pinned = put(object("n1", 100, 0, NOW - 30 * DAY).toBuilder().setPinned(true).build());
 
         // When
-        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 1_000_000)), NOW);
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 1_000_000)), NOW, HORIZON);
 
         // Then
         assertThat(plan).containsExactly(new Eviction(expired, TombstoneReason.TOMBSTONE_REASON_TTL));
@@ -118,7 +119,7 @@ class BudgetBookTest {
         Policy quotas = new Policy(0.9, 0.8, 0, 0, Map.of("a", 200L), LIVENESS);
 
         // When
-        List<Eviction> plan = book.plan(quotas, nodes(node("n1", 1_000_000)), NOW);
+        List<Eviction> plan = book.plan(quotas, nodes(node("n1", 1_000_000)), NOW, HORIZON);
 
         // Then: down to 160 live -> two of a's, the oldest first; b untouched
         assertThat(plan).containsExactly(new Eviction(a1, TombstoneReason.TOMBSTONE_REASON_TENANT_QUOTA),
@@ -136,12 +137,12 @@ class BudgetBookTest {
         Policy global = new Policy(0.9, 0.7, 0, 300, Map.of(), LIVENESS);
 
         // When
-        List<Eviction> plan = book.plan(global, nodes(node("n1", 10_000), node("n2", 10_000)), NOW);
+        List<Eviction> plan = book.plan(global, nodes(node("n1", 10_000), node("n2", 10_000)), NOW, HORIZON);
 
         // Then: live <= 210
         assertThat(plan).extracting(Eviction::id).containsExactly(oldest, second);
         assertThat(plan).extracting(Eviction::reason).containsOnly(TombstoneReason.TOMBSTONE_REASON_GLOBAL_BUDGET);
-        assertThat(book.usage().total()).isEqualTo(new Usage.Bytes(400, 200, 4));
+        assertThat(book.usage().total()).isEqualTo(new Usage.Bytes(400, 200, 4, 0));
     }
 
     @Test
@@ -153,7 +154,7 @@ class BudgetBookTest {
         NodeStatus silent = node("n2", 10_000).toBuilder().setHeartbeatAtMs(NOW - 600_000).build();
 
         // When
-        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 10_000), silent), NOW);
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 10_000), silent), NOW, HORIZON);
 
         // Then
         assertThat(plan).containsExactlyInAnyOrder(
@@ -172,7 +173,7 @@ class BudgetBookTest {
         // Then
         assertThat(book.usage().nodes()).isEmpty();
         assertThat(book.usage().tenants()).isEmpty();
-        assertThat(book.usage().total()).isEqualTo(new Usage.Bytes(0, 0, 0));
+        assertThat(book.usage().total()).isEqualTo(new Usage.Bytes(0, 0, 0, 0));
         assertThat(book.size()).isZero();
     }
 
@@ -184,6 +185,110 @@ class BudgetBookTest {
         // Then
         assertThat(book.usage().nodes()).containsOnlyKeys("n1", "n2");
         assertThat(book.usage().total().held()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldNotCountObjectsKnownBeforeTheFirstPlanAsInflow() {
+        // Given: 5 objects of 100 bytes restored on a 1000-byte node
+        for (int i = 0; i < 5; i++) {
+            put(object("n1", 100, 0, NOW - i));
+        }
+
+        // When
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 1000)), NOW, HORIZON);
+
+        // Then
+        assertThat(plan).isEmpty();
+        assertThat(book.usage().nodes().get("n1").inflow()).isZero();
+    }
+
+    @Test
+    void shouldLowerTheLiveTargetByTheSustainedInflow() {
+        // Given: a 1000-byte node, horizon 2 s, a plan every 500 ms; 100 bytes arrive before each plan
+        long horizon = 2000;
+        Map<String, NodeStatus> n1 = nodes(node("n1", 1000));
+        book.plan(POLICY, n1, NOW, horizon);
+        List<ObjectId> ids = new ArrayList<>();
+        for (int plan = 1; plan <= 3; plan++) {
+            ids.add(put(object("n1", 100, 0, NOW + plan)));
+            assertThat(book.plan(POLICY, n1, NOW + plan * 500L, horizon)).as("no rate before 4 plans").isEmpty();
+        }
+        ids.add(put(object("n1", 100, 0, NOW + 4)));
+        ids.add(put(object("n1", 100, 0, NOW + 5)));
+        ids.add(put(object("n1", 100, 0, NOW + 6)));
+
+        // When: 4 quarters seen, the slowest 100 bytes per 500 ms: 400 bytes per horizon; live 600 + 400 > 900
+        List<Eviction> plan = book.plan(POLICY, n1, NOW + 2000, horizon);
+
+        // Then: live down to 900 - 400 = 500, the oldest first; the tombstone is not counted as an arrival
+        assertThat(plan).extracting(Eviction::id).containsExactly(ids.get(0));
+        assertThat(book.usage().nodes().get("n1")).isEqualTo(new Usage.Bytes(600, 500, 6, 400));
+        assertThat(book.plan(POLICY, n1, NOW + 2500, horizon)).as("nothing new arrived").isEmpty();
+        assertThat(book.usage().nodes().get("n1").inflow()).as("a quarter without arrivals").isZero();
+    }
+
+    @Test
+    void shouldNotTakeAOneOffBurstForARate() {
+        // Given: plans every 500 ms on a 1000-byte node; 1000 bytes arrive at once, split over two plans
+        Map<String, NodeStatus> n1 = nodes(node("n1", 1000));
+        book.plan(POLICY, n1, NOW, HORIZON);
+        for (int i = 0; i < 5; i++) {
+            put(object("n1", 100, 0, NOW + i));
+        }
+        book.plan(POLICY, n1, NOW + 500, HORIZON);
+        for (int i = 5; i < 10; i++) {
+            put(object("n1", 100, 0, NOW + i));
+        }
+
+        // When: the plans after it, for a whole horizon
+        List<Eviction> evicted = new ArrayList<>();
+        for (long t = NOW + 1000; t <= NOW + 1000 + HORIZON; t += 500) {
+            evicted.addAll(book.plan(POLICY, n1, t, HORIZON));
+            assertThat(book.usage().nodes().get("n1").inflow()).as("inflow at %d", t - NOW).isZero();
+        }
+
+        // Then: the plain watermarks: down to 800 live once, not to 900 - 1000
+        assertThat(evicted).hasSize(2);
+    }
+
+    @Test
+    void shouldKeepHeldBytesUnderTheHighWatermarkUnderALoadLargerThanTheWatermarkGap() {
+        // Given: 100 bytes/s (10 % of the node per second) for 60 s in 5-byte objects; a tombstone frees its bytes 3 s later
+        // (grace 2 s + delete lag 1 s), so 300 bytes are always in grace: three times the 100-byte watermark gap
+
+        // When
+        long peakWithLookAhead = peakHeld(new BudgetBook(), HORIZON);
+        long peakWithout = peakHeld(new BudgetBook(), 0);
+
+        // Then: held bytes stay under the high watermark; without the look-ahead (horizon 0) they reach the low
+        // watermark plus everything in grace, over the capacity
+        assertThat(peakWithLookAhead).isLessThanOrEqualTo(900);
+        assertThat(peakWithout).isGreaterThan(1000);
+    }
+
+    /** Simulates one node under a steady store load, a plan every 250 ms; returns the held bytes at their peak. */
+    private static long peakHeld(BudgetBook sim, long horizon) {
+        Map<ObjectId, Long> removeAt = new HashMap<>();
+        long peak = 0;
+        for (int quarter = 0; quarter < 240; quarter++) {
+            long now = NOW + quarter * 250L;
+            for (int i = 0; i < 5; i++) {
+                sim.put(ObjectId.generate(), new GcObject(object("n1", 5, 0, now + i), 0, false));
+            }
+            removeAt.entrySet().removeIf(due -> {
+                if (due.getValue() <= now) {
+                    sim.put(due.getKey(), null);
+                    return true;
+                }
+                return false;
+            });
+            peak = Math.max(peak, sim.usage().nodes().get("n1").held());
+            NodeStatus node = node("n1", 1000).toBuilder().setHeartbeatAtMs(now).build();
+            for (Eviction eviction : sim.plan(POLICY, Map.of("n1", node), now, horizon)) {
+                removeAt.put(eviction.id(), now + 3000);
+            }
+        }
+        return peak;
     }
 
     private ObjectId put(ObjectRecord record) {

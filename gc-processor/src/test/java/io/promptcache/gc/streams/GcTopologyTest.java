@@ -79,7 +79,8 @@ class GcTopologyTest {
         NodeLiveness liveness = new NodeLiveness(3, 300_000);
         Policy policy = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), liveness);
         TopologyProducer.Settings settings = new TopologyProducer.Settings(CATALOG,
-                new BudgetProcessor.Settings(policy, Duration.ofSeconds(30), Duration.ofSeconds(1), "gc-test"),
+                new BudgetProcessor.Settings(policy, Duration.ofSeconds(30), Duration.ofSeconds(1),
+                        Duration.ofSeconds(1), "gc-test"),
                 new OrphanSweep.Settings(orphanSweepInterval, Duration.ofHours(1), 100, Records.BUCKET),
                 new DeleteSchedule(Duration.ofSeconds(1), 100, Duration.ofSeconds(1), Duration.ofSeconds(8)),
                 liveness);

@@ -9,8 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -18,6 +25,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -30,8 +39,12 @@ import io.promptcache.schema.topic.TopicSpec;
 import io.promptcache.schema.topic.Topics;
 
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -52,8 +65,12 @@ public final class ClusterClient implements AutoCloseable {
     public ClusterClient(String bootstrap, String nodeId, String endpoint) {
         this.bootstrap = bootstrap;
         this.nodeId = nodeId;
+        // No "Expect: 100-continue": with it, some PUTs of the JDK's HttpURLConnection (the SDK's url-connection
+        // client) to a nearly full node waited 30 s (the read timeout) for the response head (docs/benchmarks.md,
+        // gc-processor), which stalled the benchmark's store loop.
         this.s3 = S3Client.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
-                .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true).build();
+                .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true)
+                .overrideConfiguration(o -> o.addExecutionInterceptor(new NoExpectContinue())).build();
         this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
         if (!s3.listBuckets().buckets().stream().anyMatch(b -> b.name().equals(Records.BUCKET))) {
@@ -61,19 +78,42 @@ public final class ClusterClient implements AutoCloseable {
         }
     }
 
+    /** Drops the {@code Expect} header the SDK puts on PutObject. */
+    private static final class NoExpectContinue implements ExecutionInterceptor {
+
+        @Override
+        public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context,
+                ExecutionAttributes executionAttributes) {
+            return context.httpRequest().toBuilder().removeHeader("Expect").build();
+        }
+    }
+
     /** Stores an object of {@code bytes} advertised under {@code keys}; returns its id. */
     public ObjectId store(long bytes, long createdAt, int priority, PrefixKey... keys) {
+        ObjectRecord record = upload(bytes, createdAt, priority);
+        register(record, keys);
+        return Records.idOf(record);
+    }
+
+    /** PUTs the bytes of a new object, not yet registered; returns the record to register. */
+    public ObjectRecord upload(long bytes, long createdAt, int priority) {
         ObjectId id = ObjectId.generate();
         ObjectRecord record = Records.live(id, nodeId, bytes, createdAt).toBuilder().setPriority(priority).build();
         put(record.getKey(), bytes);
+        return record;
+    }
+
+    /** Publishes an uploaded object's record and its ADVERTISEs (what a store's transaction carries). */
+    public void register(ObjectRecord record, PrefixKey... keys) {
+        ObjectId id = Records.idOf(record);
         send(Topics.OBJECTS, id, record);
         for (int i = 0; i < keys.length; i++) {
             send(Topics.PREFIXES, keys[i], PrefixEntry.newBuilder().setSchemaVersion(1).setObjectId(id.toString())
-                    .setBlocks(i + 1).setUsableBytes(bytes).setVersion(createdAt).setOwnerId("t")
-                    .setPriority(priority).setAdvertisedAtMs(createdAt).build());
+                    .setBlocks(i + 1).setUsableBytes(record.getTotalBytes()).setVersion(record.getCreatedAtMs())
+                    .setOwnerId("t").setPriority(record.getPriority()).setAdvertisedAtMs(record.getCreatedAtMs())
+                    .build());
         }
         producer.flush();
-        return id;
     }
 
     /** PUTs {@code bytes} under {@code key} and nothing else (what a store that crashed before its commit leaves). */
@@ -134,6 +174,52 @@ public final class ClusterClient implements AutoCloseable {
                 }
             }
             return records;
+        }
+    }
+
+    /**
+     * Makes the broker's cleaner compact {@code topic} soon: segments roll every 100 ms, any dirty ratio is enough,
+     * and nulls are dropped 100 ms after a cleaning keeps them. {@link #restoreCompaction} undoes it.
+     */
+    public void compactEagerly(TopicSpec<?, ?> topic) {
+        alter(topic, Map.of(TopicConfig.SEGMENT_MS_CONFIG, "100", TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.01",
+                TopicConfig.DELETE_RETENTION_MS_CONFIG, "100"));
+    }
+
+    /** Puts back the catalog's compaction settings of {@code topic}. */
+    public void restoreCompaction(TopicSpec<?, ?> topic) {
+        Map<String, String> configs = new HashMap<>();
+        for (String name : List.of(TopicConfig.SEGMENT_MS_CONFIG, TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG,
+                TopicConfig.DELETE_RETENTION_MS_CONFIG)) {
+            configs.put(name, topic.configs().get(name));
+        }
+        alter(topic, configs);
+    }
+
+    /**
+     * Appends a null under a fresh key to every partition of {@code topic}, so each active segment older than
+     * {@code segment.ms} rolls and the cleaner can reach every record before it.
+     */
+    public void rollSegments(TopicSpec<?, ?> topic) {
+        String name = CATALOG.name(topic);
+        for (int partition = 0; partition < producer.partitionsFor(name).size(); partition++) {
+            producer.send(new ProducerRecord<>(name, partition, ObjectId.generate().toBytes(), null));
+        }
+        producer.flush();
+    }
+
+    private void alter(TopicSpec<?, ?> topic, Map<String, String> configs) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, CATALOG.name(topic));
+        List<AlterConfigOp> ops = configs.entrySet().stream()
+                .map(c -> new AlterConfigOp(new ConfigEntry(c.getKey(), c.getValue()), AlterConfigOp.OpType.SET))
+                .toList();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not alter the configs of " + resource.name(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

@@ -33,6 +33,11 @@ public final class Records {
                 .build();
     }
 
+    /** The object id of a record made here (the last segment of its key). */
+    public static ObjectId idOf(ObjectRecord record) {
+        return ObjectId.parse(record.getKey().substring(record.getKey().lastIndexOf('/') + 1));
+    }
+
     /** {@code record} tombstoned by its owner, deletable after {@code deleteAfter}. */
     public static ObjectRecord tombstone(ObjectRecord record, long deleteAfter) {
         return Tombstones.of(record, TombstoneReason.TOMBSTONE_REASON_OWNER_DELETE, deleteAfter, "test");
