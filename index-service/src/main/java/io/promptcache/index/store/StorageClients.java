@@ -19,6 +19,10 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
@@ -36,6 +40,14 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  */
 @ApplicationScoped
 public class StorageClients {
+
+    private static final ExecutionInterceptor NO_EXPECT_CONTINUE = new ExecutionInterceptor() {
+
+        @Override
+        public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
+            return context.httpRequest().toBuilder().removeHeader("Expect").build();
+        }
+    };
 
     private final S3Client client;
     private final AwsCredentialsProvider credentials;
@@ -75,7 +87,9 @@ public class StorageClients {
     /**
      * As {@link #at(String)}, with no retry: for a body streamed through from the engine, which cannot be read twice.
      * A retry of such a PUT would fail on the spent stream with an {@link IllegalStateException} instead of
-     * reporting what made the first attempt fail.
+     * reporting what made the first attempt fail. Sent without {@code Expect: 100-continue}: with it, the url
+     * client (the JDK's HttpURLConnection) left some PUTs to a busy node waiting for the response head until its
+     * read timeout (seen by the stack's bench and gc-processor's benchmark).
      */
     public AwsRequestOverrideConfiguration once(String endpoint) {
         return onceTargets.computeIfAbsent(endpoint, e -> target(e, true));
@@ -87,8 +101,9 @@ public class StorageClients {
             S3ServiceClientConfiguration.Builder s3 = (S3ServiceClientConfiguration.Builder) config;
             s3.endpointOverride(uri).region(region).credentialsProvider(credentials);
             if (once) {
-                s3.overrideConfiguration(
-                        s3.overrideConfiguration().toBuilder().retryStrategy(AwsRetryStrategy.doNotRetry()).build());
+                s3.overrideConfiguration(s3.overrideConfiguration().toBuilder()
+                        .retryStrategy(AwsRetryStrategy.doNotRetry()).addExecutionInterceptor(NO_EXPECT_CONTINUE)
+                        .build());
             }
         };
         return AwsRequestOverrideConfiguration.builder().addPlugin(plugin).build();

@@ -45,8 +45,14 @@ public final class ServiceProcess implements AutoCloseable {
      * {@code ./mvnw -pl <module> package}, which {@code ./mvnw verify} does before the modules that depend on it).
      */
     public static ServiceProcess of(String module, Map<String, String> properties, Path log) {
-        Path jar = Path.of("..", module, "target", "quarkus-app", "quarkus-run.jar").toAbsolutePath().normalize();
+        return ofJar(Path.of("..", module, "target", "quarkus-app", "quarkus-run.jar"), properties, log);
+    }
+
+    /** A service from its packaged {@code quarkus-run.jar}; the port is {@code quarkus.http.port} or a free one. */
+    public static ServiceProcess ofJar(Path quarkusRunJar, Map<String, String> properties, Path log) {
+        Path jar = quarkusRunJar.toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
+            String module = jar.getParent().getParent().getParent().getFileName().toString();
             throw new IllegalStateException(jar + " is missing: package the " + module + " module first ("
                     + "./mvnw -pl " + module + " -am -DskipTests package)");
         }
@@ -57,6 +63,16 @@ public final class ServiceProcess implements AutoCloseable {
         return new ServiceProcess(jar, all, log, port);
     }
 
+    /**
+     * A process started elsewhere (not a Quarkus service: no HTTP port), for the same stop and kill: SIGTERM, then
+     * SIGKILL after 20 s.
+     */
+    public static ServiceProcess adopt(Process process, Path log) {
+        ServiceProcess adopted = new ServiceProcess(null, Map.of(), log, -1);
+        adopted.process = process;
+        return adopted;
+    }
+
     /** JVM options instead of the default small test heap ({@code -Xmx384m -XX:+UseSerialGC}). */
     public ServiceProcess withJvmArgs(List<String> args) {
         this.jvmArgs = List.copyOf(args);
@@ -65,6 +81,12 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts the process and waits (at most {@code timeout}) until it is ready. */
     public ServiceProcess start(Duration timeout) {
+        launch();
+        return awaitReady(timeout);
+    }
+
+    /** Starts the process and returns at once; {@link #awaitReady} waits for it. */
+    public ServiceProcess launch() {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -79,6 +101,11 @@ public final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return this;
+    }
+
+    /** Waits (at most {@code timeout}) until the launched process is ready; stops it and throws if not. */
+    public ServiceProcess awaitReady(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!ready()) {
             if (!process.isAlive()) {
@@ -115,6 +142,16 @@ public final class ServiceProcess implements AutoCloseable {
     /** {@code http://127.0.0.1:<port><path>}. */
     public String url(String path) {
         return "http://127.0.0.1:" + port + path;
+    }
+
+    /** The process, once launched (its pid and descendants, for checks that nothing is left running). */
+    public ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    /** Where its output goes. */
+    public Path log() {
+        return log;
     }
 
     public boolean alive() {

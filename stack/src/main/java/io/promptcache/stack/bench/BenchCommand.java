@@ -1,0 +1,153 @@
+package io.promptcache.stack.bench;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.promptcache.stack.Sizes;
+import io.promptcache.stack.trace.MooncakeTrace;
+import io.promptcache.stack.up.StackInfo;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code promptcache bench}: drives a running stack like inference engines would, then reports. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Drive a running stack over its public REST and S3 APIs (lookup -> range GET on a hit -> "
+        + "store on a miss or partial hit) with a synthetic workload or a Mooncake-format trace; report "
+        + "hit ratios, latency percentiles, throughput, bytes and errors (console, report.json, SVG plots).")
+public final class BenchCommand implements Callable<Integer> {
+
+    /** Which workload. */
+    public enum Kind {
+        SYNTHETIC,
+        TRACE
+    }
+
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--stack-file", defaultValue = ".promptcache-stack.json", description = "the file `up` wrote (default ${DEFAULT-VALUE}); ignored with --index")
+    Path stackFile;
+
+    @Option(names = "--index", split = ",", description = "index-service base URLs (instead of the stack file)")
+    List<String> index;
+
+    @Option(names = "--workload", defaultValue = "synthetic", description = "synthetic or trace (default "
+            + "${DEFAULT-VALUE})")
+    Kind kind;
+
+    @Option(names = "--concurrency", defaultValue = "8", description = "engines in parallel (default "
+            + "${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--duration", defaultValue = "PT60S", description = "longest run, ISO-8601 or e.g. 60s, 10m "
+            + "(default 60s)", converter = DurationConverter.class)
+    Duration duration;
+
+    @Option(names = "--requests", defaultValue = "9223372036854775807", description = "at most this many requests")
+    long requests;
+
+    @Option(names = "--model", defaultValue = "bench-model", description = "model fingerprint of the namespace "
+            + "(default ${DEFAULT-VALUE}); another model is another, empty cache")
+    String model;
+
+    @Option(names = "--out", defaultValue = "bench-report", description = "directory for report.json and the "
+            + "plots (default ${DEFAULT-VALUE})")
+    Path out;
+
+    @Option(names = "--no-progress", description = "no progress line")
+    boolean noProgress;
+
+    @Option(names = "--seed", defaultValue = "1", description = "random seed of the synthetic workload")
+    long seed;
+
+    @Option(names = "--rate", defaultValue = "0", description = "synthetic: requests per second (open loop); 0 = "
+            + "closed loop, as fast as the engines go (default)")
+    double rate;
+
+    @Option(names = "--groups", defaultValue = "8", description = "synthetic: system prompts shared by "
+            + "conversations (default ${DEFAULT-VALUE})")
+    int groups;
+
+    @Option(names = "--system-tokens", defaultValue = "2048", description = "synthetic: tokens of each system "
+            + "prompt (default ${DEFAULT-VALUE})")
+    int systemTokens;
+
+    @Option(names = "--turn-tokens", defaultValue = "512", description = "synthetic: tokens a turn adds (default "
+            + "${DEFAULT-VALUE})")
+    int turnTokens;
+
+    @Option(names = "--turns", defaultValue = "6", description = "synthetic: turns per conversation (default "
+            + "${DEFAULT-VALUE})")
+    int turns;
+
+    @Option(names = "--conversations", defaultValue = "64", description = "synthetic: conversations in flight "
+            + "(default ${DEFAULT-VALUE})")
+    int conversations;
+
+    @Option(names = "--block-size", defaultValue = "16", description = "synthetic: tokens per block (default "
+            + "${DEFAULT-VALUE})")
+    int blockSize;
+
+    @Option(names = "--kv-bytes-per-token", defaultValue = "1KiB", converter = Sizes.class, description = "synthetic: KV bytes per token, scaled down (default ${DEFAULT-VALUE})")
+    long kvBytesPerToken;
+
+    @Option(names = "--trace", description = "trace: a Mooncake-format JSON-lines file")
+    Path trace;
+
+    @Option(names = "--trace-requests", defaultValue = "0", description = "trace: replay only the first N requests")
+    int traceRequests;
+
+    @Option(names = "--time-compression", defaultValue = "1", description = "trace: replay this many times faster "
+            + "than recorded (default ${DEFAULT-VALUE})")
+    double timeCompression;
+
+    @Option(names = "--kv-bytes-per-block", defaultValue = "16KiB", converter = Sizes.class, description = "trace: KV bytes per block, scaled down (default ${DEFAULT-VALUE})")
+    long kvBytesPerBlock;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter console = command.commandLine().getOut();
+        List<String> replicas = index != null && !index.isEmpty() ? index : StackInfo.read(stackFile).index();
+        Workload workload = workload();
+        Driver driver = new Driver(replicas, workload, concurrency, duration, requests);
+        console.println("bench: " + workload.describe() + " against " + replicas + ", concurrency " + concurrency
+                + ", at most " + duration.toSeconds() + " s");
+        console.flush();
+        Report report = driver.run(model, noProgress ? null : console);
+        Map<String, Object> summary = report.summary();
+        summary.put("lateRequests", driver.lateRequests());
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("workload", workload.describe());
+        document.put("index", replicas);
+        document.put("concurrency", concurrency);
+        document.put("result", summary);
+        BenchOutput.print(console, summary);
+        BenchOutput.write(out, document, report);
+        console.println("report: " + out.resolve("report.json") + ", plots: " + out.resolve("latency-cdf.svg") + ", "
+                + out.resolve("throughput.svg") + ", " + out.resolve("hit-ratio.svg"));
+        console.flush();
+        return report.errorCount() == 0 ? 0 : 4;
+    }
+
+    private Workload workload() {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("--concurrency must be at least 1");
+        }
+        if (kind == Kind.TRACE) {
+            if (trace == null) {
+                throw new IllegalArgumentException("--workload trace needs --trace <file>");
+            }
+            return new TraceWorkload(MooncakeTrace.read(trace, traceRequests), timeCompression, kvBytesPerBlock,
+                    trace.getFileName().toString());
+        }
+        return new SyntheticWorkload(new SyntheticWorkload.Params(groups, systemTokens, turnTokens, turns,
+                conversations, blockSize, kvBytesPerToken, rate, seed));
+    }
+}

@@ -1,0 +1,79 @@
+package io.promptcache.stack.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import io.promptcache.stack.plot.LineChart;
+
+/** A bench run's report: on the console, as JSON ({@code report.json}) and as plots (SVG). */
+final class BenchOutput {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private BenchOutput() {
+    }
+
+    @SuppressWarnings("unchecked")
+    static void print(PrintWriter out, Map<String, Object> summary) {
+        out.printf(Locale.ROOT, "requests %s in %s s (%s req/s); hit ratio: requests %s, blocks %s, tokens %s%n",
+                summary.get("requests"), summary.get("seconds"), summary.get("requestsPerSecond"),
+                summary.get("requestHitRatio"), summary.get("blockHitRatio"), summary.get("tokenHitRatio"));
+        out.printf(Locale.ROOT, "stores %s (%s deduplicated); bytes read %s, written %s%n", summary.get("stores"),
+                summary.get("storesDeduplicated"), summary.get("bytesRead"), summary.get("bytesWritten"));
+        out.println("latency (us)      count       p50       p90       p99      p999       max");
+        ((Map<String, Map<String, Object>>) summary.get("latencyMicros")).forEach((op, p) -> out.printf(Locale.ROOT,
+                "  %-8s %10s %9s %9s %9s %9s %9s%n", op, p.get("count"), p.getOrDefault("p50", "-"),
+                p.getOrDefault("p90", "-"), p.getOrDefault("p99", "-"), p.getOrDefault("p999", "-"),
+                p.getOrDefault("max", "-")));
+        out.println("errors: " + summary.get("errors"));
+        out.flush();
+    }
+
+    static void write(Path dir, Map<String, Object> document, Report report) {
+        try {
+            Files.createDirectories(dir);
+            JSON.writeValue(dir.resolve("report.json").toFile(), document);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the report to " + dir, e);
+        }
+        LineChart cdf = new LineChart("Latency CDF per operation", "latency (us, log scale)", "percentile", true)
+                .yMax(100);
+        for (Report.Op op : Report.Op.values()) {
+            Histogram h = report.histogram(op);
+            if (h.getTotalCount() == 0) {
+                continue;
+            }
+            List<double[]> points = new ArrayList<>();
+            for (HistogramIterationValue v : h.percentiles(5)) {
+                points.add(new double[]{Math.max(1, v.getValueIteratedTo()), v.getPercentileLevelIteratedTo()});
+            }
+            cdf.series(op.name().toLowerCase(Locale.ROOT), points.stream().mapToDouble(p -> p[0]).toArray(),
+                    points.stream().mapToDouble(p -> p[1]).toArray());
+        }
+        cdf.write(dir.resolve("latency-cdf.svg"));
+        Map<Long, long[]> timeline = report.timeline();
+        double[] seconds = timeline.keySet().stream().mapToDouble(Long::doubleValue).toArray();
+        double[] done = timeline.values().stream().mapToDouble(r -> r[0]).toArray();
+        double[] errors = timeline.values().stream().mapToDouble(r -> r[3]).toArray();
+        new LineChart("Throughput over time", "seconds", "requests per second", false)
+                .series("requests done", seconds, done).series("errors", seconds, errors)
+                .write(dir.resolve("throughput.svg"));
+        double[] hitRatio = timeline.values().stream().mapToDouble(r -> r[2] == 0 ? 0 : (double) r[1] / r[2])
+                .toArray();
+        new LineChart("Block hit ratio over time", "seconds", "block hit ratio (per second)", false).yMax(1)
+                .series("block hit ratio", seconds, hitRatio).write(dir.resolve("hit-ratio.svg"));
+    }
+}

@@ -1,0 +1,154 @@
+package io.promptcache.stack.bench;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Drives a workload against a running stack the way engines would: {@code concurrency} workers, each taking the
+ * next request (waiting for its due time in an open-loop workload) and doing lookup -> one range GET on a hit ->
+ * store of the whole prompt when the hit did not cover it. Replicas are used round-robin. Bounded by a duration and
+ * a request count; prints a progress line while it runs.
+ */
+final class Driver {
+
+    /** How far behind its schedule an open-loop request may start before it counts as late. */
+    private static final long LATE_MS = 1_000;
+
+    private final List<String> replicas;
+    private final Workload workload;
+    private final int concurrency;
+    private final Duration duration;
+    private final long maxRequests;
+    private final IndexApi api;
+    private final KvPayload payload;
+    private final Report report = new Report();
+    private final AtomicLong taken = new AtomicLong();
+    private final AtomicLong late = new AtomicLong();
+    private String[] namespaces;
+
+    Driver(List<String> replicas, Workload workload, int concurrency, Duration duration, long maxRequests) {
+        this.replicas = List.copyOf(replicas);
+        this.workload = workload;
+        this.concurrency = concurrency;
+        this.duration = duration;
+        this.maxRequests = maxRequests;
+        this.api = new IndexApi(concurrency);
+        this.payload = new KvPayload(workload.bytesPerBlock());
+    }
+
+    Report run(String model, PrintWriter progress) throws InterruptedException, IndexApi.CallFailed {
+        namespaces = new String[replicas.size()];
+        for (int i = 0; i < replicas.size(); i++) {
+            namespaces[i] = api.namespace(replicas.get(i), model, workload.blockSize());
+        }
+        long start = System.nanoTime();
+        long deadline = start + duration.toNanos();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < concurrency; w++) {
+            Thread worker = new Thread(() -> work(start, deadline), "bench-" + w);
+            worker.start();
+            workers.add(worker);
+        }
+        while (workers.stream().anyMatch(Thread::isAlive)) {
+            workers.get(0).join(500);
+            if (progress != null) {
+                progress(progress, start);
+            }
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        report.finish();
+        if (progress != null) {
+            progress(progress, start);
+            progress.println();
+            progress.flush();
+        }
+        return report;
+    }
+
+    long lateRequests() {
+        return late.get();
+    }
+
+    private void work(long start, long deadline) {
+        while (System.nanoTime() < deadline) {
+            long n = taken.getAndIncrement();
+            if (n >= maxRequests) {
+                return;
+            }
+            BenchRequest request = workload.next();
+            if (request == null) {
+                return;
+            }
+            if (request.dueMs() >= 0) {
+                long due = start + request.dueMs() * 1_000_000L;
+                if (due > deadline) {
+                    return;
+                }
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    sleepNanos(wait);
+                } else if (-wait > LATE_MS * 1_000_000L) {
+                    late.incrementAndGet();
+                }
+            }
+            int replica = (int) (n % replicas.size());
+            serve(replicas.get(replica), namespaces[replica], request);
+        }
+    }
+
+    /** One engine request: lookup, range GET of the hit, store when the hit did not cover the prompt. */
+    private void serve(String index, String ns, BenchRequest request) {
+        try {
+            long t0 = System.nanoTime();
+            IndexApi.Lookup lookup = api.lookup(index, ns, request);
+            report.latency(Report.Op.LOOKUP, System.nanoTime() - t0);
+            int matched = 0;
+            if (lookup.hit()) {
+                long t1 = System.nanoTime();
+                byte[] bytes = api.get(lookup);
+                report.latency(Report.Op.GET, System.nanoTime() - t1);
+                report.read(bytes.length);
+                if (!payload.matches(bytes, request.blockIds(), lookup.blocks())) {
+                    report.error("get_wrong_bytes");
+                    return;
+                }
+                matched = lookup.blocks();
+            }
+            if (matched < request.blocks()) {
+                byte[] kv = payload.object(request.blockIds());
+                long t2 = System.nanoTime();
+                boolean dedup = api.store(index, ns, request, kv, payload.bytesPerBlock());
+                report.latency(Report.Op.STORE, System.nanoTime() - t2);
+                report.stored(kv.length, dedup);
+            }
+            report.request(request, workload.blockSize(), matched);
+        } catch (IndexApi.CallFailed e) {
+            report.error(e.kind());
+        }
+    }
+
+    private void progress(PrintWriter out, long start) {
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        double total = duration.toSeconds();
+        int width = 30;
+        int filled = (int) Math.min(width, width * elapsed / total);
+        out.printf(Locale.ROOT, "\r[%s%s] %5.0f s  %7d requests  %6.0f req/s  block hit ratio %.3f  errors %d ",
+                "#".repeat(filled), " ".repeat(width - filled), elapsed, report.requests(),
+                report.requests() / Math.max(elapsed, 1e-3), report.blockHitRatio(), report.errorCount());
+        out.flush();
+    }
+
+    private static void sleepNanos(long nanos) {
+        try {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.promptcache.stack.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * What an inference engine calls, over the public APIs only: index-service's REST API (namespaces, lookup in the
+ * binary token form or with block hashes, one-shot store) and the storage node's S3 API (the one range GET of a
+ * hit, at the URL the lookup returned).
+ */
+final class IndexApi {
+
+    static final String TOKENS_BINARY = "application/vnd.promptcache.tokens";
+    static final String STORE_FRAMED = "application/vnd.promptcache.store";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A non-2xx answer or a failed exchange, named by operation and status (or exception) for the error report. */
+    static final class CallFailed extends Exception {
+
+        private final String kind;
+
+        CallFailed(String kind, String message) {
+            super(message, null, false, false);
+            this.kind = kind;
+        }
+
+        String kind() {
+            return kind;
+        }
+    }
+
+    /** A lookup's answer; on a miss only {@code hit} is set. */
+    record Lookup(boolean hit, int blocks, long usableBytes, String location, String range) {
+    }
+
+    private final HttpClient http;
+
+    IndexApi(int threads) {
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(Math.max(2, threads)))
+                .build();
+    }
+
+    /** Registers (idempotently) the namespace of a model at {@code blockSize}; returns its id. */
+    String namespace(String index, String model, int blockSize) throws CallFailed {
+        Map<String, Object> body = Map.of("modelFingerprint", model, "dtype", "bf16", "blockSize", blockSize);
+        JsonNode answer = json("namespace", send("namespace", HttpRequest.newBuilder(URI.create(index
+                + "/v1/namespaces")).header("Content-Type", "application/json").POST(publisher(body))));
+        return answer.get("id").asText();
+    }
+
+    Lookup lookup(String index, String ns, BenchRequest request) throws CallFailed {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/" + ns + "/lookup"));
+        if (request.byHashes()) {
+            builder.header("Content-Type", "application/json")
+                    .POST(publisher(Map.of("blockHashes", hex(request.blockIds()))));
+        } else {
+            ByteBuffer body = ByteBuffer.allocate(request.tokens().length * 4).order(ByteOrder.LITTLE_ENDIAN);
+            body.asIntBuffer().put(request.tokens());
+            builder.header("Content-Type", TOKENS_BINARY).POST(HttpRequest.BodyPublishers.ofByteArray(body.array()));
+        }
+        JsonNode answer = json("lookup", send("lookup", builder));
+        if (!answer.path("hit").asBoolean()) {
+            return new Lookup(false, 0, 0, null, null);
+        }
+        return new Lookup(true, answer.get("blocks").asInt(), answer.get("usableBytes").asLong(),
+                answer.get("location").asText(), answer.get("range").asText());
+    }
+
+    /** The one range GET of a hit, on the storage node. */
+    byte[] get(Lookup hit) throws CallFailed {
+        HttpResponse<byte[]> response = exchange("get", HttpRequest.newBuilder(URI.create(hit.location()))
+                .header("Range", hit.range()).GET(), HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 206 && response.statusCode() != 200) {
+            throw new CallFailed("get_" + response.statusCode(), "range GET answered " + response.statusCode());
+        }
+        return response.body();
+    }
+
+    /** One-shot store of the whole prompt; returns whether the index deduplicated it (stored nothing). */
+    boolean store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock) throws CallFailed {
+        Map<String, Object> head = new LinkedHashMap<>();
+        if (request.byHashes()) {
+            head.put("blockHashes", hex(request.blockIds()));
+        } else {
+            head.put("tokens", request.tokens());
+        }
+        head.put("layout", Map.of("bytesPerBlock", bytesPerBlock));
+        byte[] headBytes = bytes(head);
+        byte[] length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headBytes.length).array();
+        HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.fromPublisher(
+                HttpRequest.BodyPublishers.ofByteArrays(List.of(length, headBytes, kv)),
+                4L + headBytes.length + kv.length);
+        JsonNode answer = json("store", send("store", HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/"
+                + ns + "/objects")).header("Content-Type", STORE_FRAMED).POST(body)));
+        return answer.path("deduplicated").asBoolean();
+    }
+
+    private String send(String op, HttpRequest.Builder request) throws CallFailed {
+        HttpResponse<String> response = exchange(op, request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            String body = response.body();
+            throw new CallFailed(op + "_" + response.statusCode(), op + " answered " + response.statusCode() + ": "
+                    + body.substring(0, Math.min(300, body.length())));
+        }
+        return response.body();
+    }
+
+    private <T> HttpResponse<T> exchange(String op, HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler)
+            throws CallFailed {
+        try {
+            return http.send(request.timeout(Duration.ofSeconds(60)).build(), handler);
+        } catch (IOException e) {
+            throw new CallFailed(op + "_io", op + " failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CallFailed(op + "_interrupted", op + " interrupted");
+        }
+    }
+
+    private static JsonNode json(String op, String body) throws CallFailed {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new CallFailed(op + "_bad_json", op + " answered something that is not JSON: " + e.getMessage());
+        }
+    }
+
+    private static HttpRequest.BodyPublisher publisher(Object body) {
+        return HttpRequest.BodyPublishers.ofByteArray(bytes(body));
+    }
+
+    private static byte[] bytes(Object body) {
+        try {
+            return JSON.writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> hex(long[] ids) {
+        List<String> hex = new ArrayList<>(ids.length);
+        for (long id : ids) {
+            hex.add(HexFormat.of().toHexDigits(id));
+        }
+        return hex;
+    }
+}

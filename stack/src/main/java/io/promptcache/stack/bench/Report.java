@@ -1,0 +1,176 @@
+package io.promptcache.stack.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What a bench run measured, recorded by the workers as they go: latency per operation (HdrHistogram, microseconds),
+ * request / block / token counts and hits, bytes moved, errors by kind, and a per-second timeline.
+ */
+public final class Report {
+
+    /** The operations whose latency is recorded. */
+    public enum Op {
+
+        LOOKUP,
+        GET,
+        STORE;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private static final long MAX_MICROS = 120_000_000L;
+
+    private final Map<Op, Histogram> latency = new LinkedHashMap<>();
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder blocks = new LongAdder();
+    private final LongAdder hitBlocks = new LongAdder();
+    private final LongAdder tokens = new LongAdder();
+    private final LongAdder hitTokens = new LongAdder();
+    private final LongAdder stores = new LongAdder();
+    private final LongAdder deduplicated = new LongAdder();
+    private final LongAdder bytesRead = new LongAdder();
+    private final LongAdder bytesWritten = new LongAdder();
+    private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    private final Map<Long, long[]> timeline = new TreeMap<>(); // second -> {requests, hit blocks, blocks, errors}
+    private final long startNanos = System.nanoTime();
+    private volatile long endNanos;
+
+    public Report() {
+        for (Op op : Op.values()) {
+            latency.put(op, new ConcurrentHistogram(MAX_MICROS, 3));
+        }
+    }
+
+    void latency(Op op, long nanos) {
+        latency.get(op).recordValue(Math.min(MAX_MICROS, Math.max(1, nanos / 1000)));
+    }
+
+    /** A request done: {@code hitBlocks} of its {@code blocks} came from the cache. */
+    void request(BenchRequest request, int blockSize, int matched) {
+        requests.increment();
+        blocks.add(request.blocks());
+        tokens.add(request.promptTokens());
+        if (matched > 0) {
+            hits.increment();
+            hitBlocks.add(matched);
+            hitTokens.add(Math.min(request.promptTokens(), (long) matched * blockSize));
+        }
+        tick(matched, request.blocks(), 0);
+    }
+
+    void stored(long bytes, boolean dedup) {
+        stores.increment();
+        if (dedup) {
+            deduplicated.increment();
+        } else {
+            bytesWritten.add(bytes);
+        }
+    }
+
+    void read(long bytes) {
+        bytesRead.add(bytes);
+    }
+
+    void error(String kind) {
+        errors.computeIfAbsent(kind, k -> new LongAdder()).increment();
+        tick(0, 0, 1);
+    }
+
+    private void tick(long matched, long total, long error) {
+        long second = (System.nanoTime() - startNanos) / 1_000_000_000L;
+        synchronized (timeline) {
+            long[] row = timeline.computeIfAbsent(second, s -> new long[4]);
+            row[0] += error == 0 ? 1 : 0;
+            row[1] += matched;
+            row[2] += total;
+            row[3] += error;
+        }
+    }
+
+    void finish() {
+        endNanos = System.nanoTime();
+    }
+
+    public long requests() {
+        return requests.sum();
+    }
+
+    public long errorCount() {
+        return errors.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    public double blockHitRatio() {
+        return ratio(hitBlocks.sum(), blocks.sum());
+    }
+
+    public double seconds() {
+        return ((endNanos == 0 ? System.nanoTime() : endNanos) - startNanos) / 1e9;
+    }
+
+    Histogram histogram(Op op) {
+        return latency.get(op);
+    }
+
+    /** The report as plain maps and numbers, for JSON and the console. */
+    public Map<String, Object> summary() {
+        Map<String, Object> s = new LinkedHashMap<>();
+        double seconds = seconds();
+        s.put("seconds", round(seconds));
+        s.put("requests", requests.sum());
+        s.put("requestsPerSecond", round(requests.sum() / seconds));
+        s.put("requestHitRatio", round(ratio(hits.sum(), requests.sum())));
+        s.put("blockHitRatio", round(blockHitRatio()));
+        s.put("tokenHitRatio", round(ratio(hitTokens.sum(), tokens.sum())));
+        s.put("blocks", blocks.sum());
+        s.put("hitBlocks", hitBlocks.sum());
+        s.put("stores", stores.sum());
+        s.put("storesDeduplicated", deduplicated.sum());
+        s.put("bytesRead", bytesRead.sum());
+        s.put("bytesWritten", bytesWritten.sum());
+        Map<String, Object> ops = new LinkedHashMap<>();
+        latency.forEach((op, h) -> ops.put(op.label(), percentiles(h)));
+        s.put("latencyMicros", ops);
+        Map<String, Long> errs = new TreeMap<>();
+        errors.forEach((k, v) -> errs.put(k, v.sum()));
+        s.put("errors", errs);
+        return s;
+    }
+
+    /** Per second of the run: requests done, block hit ratio, errors. */
+    public Map<Long, long[]> timeline() {
+        synchronized (timeline) {
+            return new TreeMap<>(timeline);
+        }
+    }
+
+    private static Map<String, Object> percentiles(Histogram h) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("count", h.getTotalCount());
+        if (h.getTotalCount() > 0) {
+            p.put("mean", round(h.getMean()));
+            for (double q : new double[]{50, 90, 99, 99.9}) {
+                p.put("p" + (q == 99.9 ? "999" : Integer.toString((int) q)), h.getValueAtPercentile(q));
+            }
+            p.put("max", h.getMaxValue());
+        }
+        return p;
+    }
+
+    private static double ratio(long a, long b) {
+        return b == 0 ? 0 : (double) a / b;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10_000) / 10_000.0;
+    }
+}

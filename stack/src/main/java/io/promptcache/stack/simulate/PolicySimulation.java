@@ -1,0 +1,142 @@
+package io.promptcache.stack.simulate;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.promptcache.gc.budget.BudgetBook;
+import io.promptcache.gc.budget.Eviction;
+import io.promptcache.gc.budget.GcObject;
+import io.promptcache.gc.budget.Policy;
+import io.promptcache.gc.budget.Tombstones;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.NodeState;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+
+/**
+ * promptcache's own cache, in memory, for one storage node: what index-service and gc-processor do, with the GC's
+ * production policy code ({@link BudgetBook}) and none of the I/O. A request looks up the longest live prefix (the
+ * index's binary search over prefix keys, each a LIVE check); a hit refreshes the object's last access; a miss or a
+ * partial hit stores the whole prompt as one immutable object that advertises every prefix it covers (taking those
+ * keys over: objects left with no key are superseded, evicted first). Every {@code planIntervalMs} of trace time the
+ * GC plans against the node's capacity; its victims are tombstoned (their keys nulled, lookups stop returning them)
+ * and their bytes stay held for {@code graceMs}.
+ */
+final class PolicySimulation {
+
+    private static final String NODE = "sim";
+
+    private final Policy policy;
+    private final long capacityBytes;
+    private final long bytesPerBlock;
+    private final long graceMs;
+    private final long planIntervalMs;
+    private final BudgetBook book = new BudgetBook();
+    private final Map<Long, ObjectId> prefixes = new HashMap<>();
+    private final Map<ObjectId, long[]> keys = new HashMap<>();
+    private final Map<ObjectId, Integer> keysHeld = new HashMap<>();
+    private final ArrayDeque<Object[]> inGrace = new ArrayDeque<>(); // {ObjectId, Long removeAtMs}
+    private long nextPlanMs;
+
+    PolicySimulation(Policy policy, long capacityBytes, long bytesPerBlock, long graceMs, long planIntervalMs) {
+        this.policy = policy;
+        this.capacityBytes = capacityBytes;
+        this.bytesPerBlock = bytesPerBlock;
+        this.graceMs = graceMs;
+        this.planIntervalMs = planIntervalMs;
+    }
+
+    /** Serves one request at trace time {@code nowMs}; returns the blocks that hit. */
+    int request(long nowMs, long[] blockIds) {
+        removeExpired(nowMs);
+        int matched = longestLivePrefix(blockIds);
+        if (matched > 0) {
+            ObjectId hit = prefixes.get(blockIds[matched - 1]);
+            GcObject object = book.get(hit);
+            book.put(hit, new GcObject(object.record(), nowMs, object.superseded()));
+        }
+        if (matched < blockIds.length) {
+            store(nowMs, blockIds);
+        }
+        if (nowMs >= nextPlanMs) {
+            plan(nowMs);
+            nextPlanMs = nowMs + planIntervalMs;
+        }
+        return matched;
+    }
+
+    /** Largest k such that prefix k maps to a LIVE object, by binary search (contiguity assumed, as the index). */
+    private int longestLivePrefix(long[] blockIds) {
+        int lo = 0;
+        int hi = blockIds.length;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            ObjectId id = prefixes.get(blockIds[mid - 1]);
+            if (id != null && book.get(id).live()) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    private void store(long nowMs, long[] blockIds) {
+        ObjectId id = ObjectId.generate();
+        ObjectRecord record = ObjectRecord.newBuilder().setSchemaVersion(1).setState(ObjectState.OBJECT_STATE_LIVE)
+                .setNamespaceId("00000000000000000000000000000000").addNodes(NODE).setBucket("sim")
+                .setKey(id.toString()).setTotalBytes(blockIds.length * bytesPerBlock).setBlocks(blockIds.length)
+                .setTenantId("default").setCreatedAtMs(nowMs).build();
+        book.put(id, new GcObject(record, 0, false));
+        keys.put(id, blockIds.clone());
+        keysHeld.put(id, blockIds.length);
+        for (long key : blockIds) {
+            ObjectId previous = prefixes.put(key, id);
+            if (previous != null && !previous.equals(id)) {
+                release(previous);
+            }
+        }
+    }
+
+    /** {@code id} lost one of its prefix keys to a newer object; with none left it is superseded. */
+    private void release(ObjectId id) {
+        int left = keysHeld.merge(id, -1, Integer::sum);
+        GcObject object = book.get(id);
+        if (left == 0 && object != null && object.live()) {
+            book.put(id, new GcObject(object.record(), object.lastAccessMs(), true));
+        }
+    }
+
+    private void plan(long nowMs) {
+        NodeStatus node = NodeStatus.newBuilder().setSchemaVersion(1).setNodeId(NODE).setState(NodeState.NODE_STATE_UP)
+                .setCapacityBytes(capacityBytes).setHeartbeatAtMs(nowMs).setHeartbeatIntervalMs(1000).build();
+        List<Eviction> plan = book.plan(policy, Map.of(NODE, node), nowMs, graceMs + planIntervalMs);
+        for (Eviction eviction : plan) {
+            GcObject object = book.get(eviction.id());
+            ObjectRecord tombstone = Tombstones.of(object.record(), eviction.reason(), nowMs + graceMs, "simulate");
+            book.put(eviction.id(), new GcObject(tombstone, object.lastAccessMs(), object.superseded()));
+            for (long key : keys.get(eviction.id())) {
+                prefixes.remove(key, eviction.id());
+            }
+            inGrace.addLast(new Object[]{eviction.id(), nowMs + graceMs});
+        }
+        removeExpired(nowMs);
+    }
+
+    private void removeExpired(long nowMs) {
+        while (!inGrace.isEmpty() && (Long) inGrace.peekFirst()[1] <= nowMs) {
+            ObjectId id = (ObjectId) inGrace.removeFirst()[0];
+            book.put(id, null);
+            keys.remove(id);
+            keysHeld.remove(id);
+        }
+    }
+
+    /** Bytes of LIVE objects now. */
+    long liveBytes() {
+        return book.usage().total().live();
+    }
+}

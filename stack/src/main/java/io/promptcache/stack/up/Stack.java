@@ -1,0 +1,213 @@
+package io.promptcache.stack.up;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.testing.TestDirectories;
+
+/**
+ * The whole system on one machine, each part its own process: the Kafka broker (unless an external one is named),
+ * the storage nodes, the gc-processor and the index-service replicas, from the packaged applications. Started in
+ * that order (the services launched together, then awaited), stopped in reverse: index replicas first (no new
+ * stores), then the GC, the storage nodes and the broker last, each with SIGTERM (SIGKILL after 20 s). Stop is
+ * idempotent and also runs from a JVM shutdown hook, so Ctrl-C / SIGTERM of the launcher stops everything.
+ */
+public final class Stack implements AutoCloseable {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+
+    private final StackSpec spec;
+    private final Path dataDir;
+    private final boolean throwaway;
+    private final Path logs;
+    private final List<ServiceProcess> started = new ArrayList<>();
+    private final Thread hook = new Thread(this::stop, "promptcache-stack-stop");
+    private ServiceProcess broker;
+    private StackInfo info;
+    private boolean stopped;
+
+    private Stack(StackSpec spec, Path dataDir, boolean throwaway) {
+        this.spec = spec;
+        this.dataDir = dataDir;
+        this.throwaway = throwaway;
+        this.logs = dataDir.resolve("logs");
+    }
+
+    /** Starts everything and waits until every health endpoint is UP; on failure stops what started. */
+    public static Stack start(StackSpec spec) {
+        Path dir;
+        try {
+            dir = spec.dataDir() == null
+                    ? Files.createTempDirectory("promptcache-stack-")
+                    : Files.createDirectories(spec.dataDir().toAbsolutePath());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the data directory", e);
+        }
+        Stack stack = new Stack(spec, dir, spec.dataDir() == null);
+        Runtime.getRuntime().addShutdownHook(stack.hook);
+        try {
+            stack.startAll();
+            return stack;
+        } catch (RuntimeException e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void startAll() {
+        String bootstrap = spec.kafka() != null ? spec.kafka() : startBroker();
+        List<StackInfo.Node> nodes = new ArrayList<>();
+        List<ServiceProcess> services = new ArrayList<>();
+        for (int i = 0; i < spec.nodes(); i++) {
+            String id = "node-" + (i + 1);
+            int port = port(spec.nodePort(), i);
+            services.add(service("storage-node", id, nodeConfig(bootstrap, id, port),
+                    List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC")));
+            nodes.add(new StackInfo.Node(id, "http://127.0.0.1:" + port));
+        }
+        ServiceProcess gc = null;
+        if (spec.gc()) {
+            gc = service("gc-processor", "gc", gcConfig(bootstrap, port(spec.gcPort(), 0)),
+                    List.of("-Xmx384m", "-XX:+UseSerialGC"));
+            services.add(gc);
+        }
+        List<String> index = new ArrayList<>();
+        for (int i = 0; i < spec.replicas(); i++) {
+            String name = "index-" + (i + 1);
+            int port = port(spec.indexPort(), i);
+            services.add(service("index-service", name, indexConfig(bootstrap, name, port),
+                    List.of("-Xmx768m", "-XX:+UseParallelGC")));
+            index.add("http://127.0.0.1:" + port);
+        }
+        for (ServiceProcess service : services) {
+            service.awaitReady(READY_TIMEOUT);
+        }
+        info = new StackInfo(ProcessHandle.current().pid(), bootstrap, spec.kafka() == null, dataDir.toString(),
+                throwaway, logs.toString(), index, nodes, gc == null ? null : gc.url(""));
+    }
+
+    private String startBroker() {
+        Path dir = dataDir.resolve("kafka");
+        Path bootstrapFile = dir.resolve(BrokerMain.BOOTSTRAP_FILE);
+        try {
+            Files.createDirectories(dir);
+            Files.createDirectories(logs);
+            Files.deleteIfExists(bootstrapFile);
+            String java = ProcessHandle.current().info().command().orElse("java");
+            Process process = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                    BrokerMain.class.getName(), dir.toString()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile("kafka").toFile())).start();
+            broker = ServiceProcess.adopt(process, logFile("kafka"));
+            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+            while (!Files.isRegularFile(bootstrapFile)) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the Kafka broker did not start; see " + logFile("kafka"));
+                }
+                Thread.sleep(100);
+            }
+            return Files.readString(bootstrapFile).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the Kafka broker: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the Kafka broker", e);
+        }
+    }
+
+    private ServiceProcess service(String module, String name, Map<String, String> config, List<String> jvm) {
+        Path jar = spec.home().resolve(module).resolve("target").resolve("quarkus-app").resolve("quarkus-run.jar");
+        ServiceProcess process = ServiceProcess.ofJar(jar, config, logFile(name)).withJvmArgs(jvm).launch();
+        started.add(process);
+        return process;
+    }
+
+    private Map<String, String> nodeConfig(String bootstrap, String id, int port) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("quarkus.http.port", Integer.toString(port));
+        c.put("kafka.bootstrap.servers", bootstrap);
+        c.put("promptcache.storage.node-id", id);
+        c.put("promptcache.storage.data-dir", dataDir.resolve(id).toString());
+        c.put("promptcache.storage.capacity-bytes", Long.toString(spec.nodeCapacity()));
+        c.put("promptcache.storage.tier.ram-capacity-bytes", Long.toString(Math.min(spec.nodeCapacity(), 128L << 20)));
+        c.put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
+        c.put("promptcache.storage.heartbeat-interval", "1s");
+        c.putAll(spec.nodeConfig());
+        return c;
+    }
+
+    /** The {@code i}-th port from {@code base}; base 0: any free port. */
+    private static int port(int base, int i) {
+        return base == 0 ? ServiceProcess.freePort() : base + i;
+    }
+
+    private Map<String, String> gcConfig(String bootstrap, int port) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("quarkus.http.port", Integer.toString(port));
+        c.put("kafka.bootstrap.servers", bootstrap);
+        c.put("kafka-streams.state.dir", dataDir.resolve("gc").resolve("state").toString());
+        c.put("promptcache.gc.instance-id", "gc");
+        c.putAll(spec.gcConfig());
+        return c;
+    }
+
+    private Map<String, String> indexConfig(String bootstrap, String name, int port) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("quarkus.http.port", Integer.toString(port));
+        c.put("kafka.bootstrap.servers", bootstrap);
+        c.put("kafka-streams.state.dir", dataDir.resolve(name).resolve("state").toString());
+        c.put("promptcache.index.instance-id", name);
+        c.putAll(spec.indexConfig());
+        return c;
+    }
+
+    private Path logFile(String name) {
+        return logs.resolve(name + ".log");
+    }
+
+    public StackInfo info() {
+        return info;
+    }
+
+    /** Every process the stack started (the broker included), for checks that none is left. */
+    public List<ProcessHandle> processes() {
+        return Stream.concat(started.stream(), Stream.ofNullable(broker)).map(ServiceProcess::handle).toList();
+    }
+
+    /** Stops everything in reverse order of dependency; deletes a throwaway data dir. Idempotent. */
+    public synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        for (int i = started.size() - 1; i >= 0; i--) {
+            started.get(i).stop();
+        }
+        if (broker != null) {
+            broker.stop();
+        }
+        if (throwaway) {
+            TestDirectories.delete(dataDir);
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+        if (Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs stop(), which is idempotent
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.promptcache.stack.up;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/**
+ * What a running stack looks like from outside: written by {@code up} once every service is ready (the stack file),
+ * read by {@code status} and {@code bench}, deleted when the stack stops.
+ *
+ * @param pid the launcher's process id
+ * @param bootstrap Kafka bootstrap servers
+ * @param embeddedKafka whether the stack runs its own broker
+ * @param dataDir where the services keep their data
+ * @param throwaway whether the data dir is deleted when the stack stops
+ * @param logsDir one log file per process
+ * @param index the index-service replicas' base URLs
+ * @param nodes the storage nodes
+ * @param gc the gc-processor's base URL, or null
+ */
+public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, String dataDir, boolean throwaway,
+        String logsDir, List<String> index, List<Node> nodes, String gc) {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** A storage node: its id (as in heartbeats and object records) and its S3 endpoint. */
+    public record Node(String id, String url) {
+    }
+
+    public void write(Path file) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            Path tmp = parent.resolve(file.getFileName() + ".tmp");
+            JSON.writeValue(tmp.toFile(), this);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the stack file " + file, e);
+        }
+    }
+
+    public static StackInfo read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no running stack: " + file.toAbsolutePath() + " does not exist "
+                    + "(start one with `./promptcache up`, or name the index with --index)");
+        }
+        try {
+            return JSON.readValue(file.toFile(), StackInfo.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the stack file " + file, e);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.promptcache.stack.up;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * What to start.
+ *
+ * @param home the promptcache checkout whose packaged services run ({@code <module>/target/quarkus-app})
+ * @param dataDir where data and logs go and stay; null for a throwaway directory deleted at stop
+ * @param nodes storage nodes
+ * @param replicas index-service replicas
+ * @param gc whether to run a gc-processor
+ * @param indexPort the first replica's HTTP port (the next ones count up); 0: free ports
+ * @param nodePort the first storage node's port (the next ones count up); 0: free ports
+ * @param gcPort the gc-processor's port; 0: a free port
+ * @param nodeCapacity bytes each storage node holds
+ * @param kafka an external Kafka's bootstrap servers; null to run the embedded broker
+ * @param indexConfig, nodeConfig, gcConfig extra configuration of each kind of service (key -> value)
+ */
+public record StackSpec(Path home, Path dataDir, int nodes, int replicas, boolean gc, int indexPort, int nodePort,
+        int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig, Map<String, String> nodeConfig,
+        Map<String, String> gcConfig) {
+
+    public StackSpec {
+        if (nodes < 1 || replicas < 1) {
+            throw new IllegalArgumentException("a stack needs at least one storage node and one index replica (got "
+                    + nodes + " and " + replicas + ")");
+        }
+        if (nodeCapacity < 1 << 20) {
+            throw new IllegalArgumentException("a storage node needs at least 1 MiB (got " + nodeCapacity + " B)");
+        }
+        indexConfig = Map.copyOf(indexConfig);
+        nodeConfig = Map.copyOf(nodeConfig);
+        gcConfig = Map.copyOf(gcConfig);
+    }
+}

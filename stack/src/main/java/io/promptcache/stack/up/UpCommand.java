@@ -1,0 +1,141 @@
+package io.promptcache.stack.up;
+
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.promptcache.stack.Sizes;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code promptcache up}: starts the stack, prints where everything is, serves until Ctrl-C / SIGTERM. */
+@Command(name = "up", mixinStandardHelpOptions = true, description = "Start the whole system on this machine (each service its own process) and serve until "
+        + "Ctrl-C / SIGTERM, then stop everything.")
+public final class UpCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--nodes", defaultValue = "1", description = "storage nodes (default ${DEFAULT-VALUE})")
+    int nodes;
+
+    @Option(names = "--replicas", defaultValue = "1", description = "index-service replicas (default ${DEFAULT-VALUE})")
+    int replicas;
+
+    @Option(names = "--no-gc", description = "do not run a gc-processor (nothing is ever evicted)")
+    boolean noGc;
+
+    @Option(names = "--index-port", defaultValue = "8080", description = "first index replica's port; the next ones count up (default ${DEFAULT-VALUE})")
+    int indexPort;
+
+    @Option(names = "--node-port", defaultValue = "9000", description = "first storage node's port; the next ones count up (default ${DEFAULT-VALUE})")
+    int nodePort;
+
+    @Option(names = "--gc-port", defaultValue = "8090", description = "gc-processor's port (default ${DEFAULT-VALUE})")
+    int gcPort;
+
+    @Option(names = "--node-capacity", defaultValue = "1GiB", converter = Sizes.class, description = "bytes each storage node holds, e.g. 160MiB (default ${DEFAULT-VALUE})")
+    long nodeCapacity;
+
+    @Option(names = "--data-dir", description = "keep data and logs here (reused by the next start); default: a throwaway temporary "
+            + "directory deleted at stop")
+    Path dataDir;
+
+    @Option(names = "--kafka", description = "bootstrap servers of an external Kafka (then no broker is started; "
+            + "its topics must exist)")
+    String kafka;
+
+    @Option(names = "--index-config", description = "extra index-service configuration, key=value (repeatable)")
+    Map<String, String> indexConfig = new HashMap<>();
+
+    @Option(names = "--node-config", description = "extra storage-node configuration, key=value (repeatable)")
+    Map<String, String> nodeConfig = new HashMap<>();
+
+    @Option(names = "--gc-config", description = "extra gc-processor configuration, key=value (repeatable)")
+    Map<String, String> gcConfig = new HashMap<>();
+
+    @Option(names = "--stack-file", defaultValue = ".promptcache-stack.json", description = "where to write the running stack's endpoints for status and bench (default "
+            + "${DEFAULT-VALUE}; deleted at stop)")
+    Path stackFile;
+
+    @Option(names = "--home", description = "the promptcache checkout whose packaged services run (default: the "
+            + "one this tool was built in)")
+    Path home;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = command.commandLine().getOut();
+        StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodes, replicas, !noGc,
+                indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig, nodeConfig, gcConfig);
+        out.println("starting promptcache: " + nodes + " storage node(s), " + replicas + " index replica(s)"
+                + (noGc ? "" : ", a gc-processor") + (kafka == null
+                        ? ", an embedded Kafka broker"
+                        : ", Kafka at "
+                                + kafka)
+                + " ...");
+        out.flush();
+        long start = System.nanoTime();
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (Stack stack = Stack.start(spec)) {
+            StackInfo info = stack.info();
+            info.write(stackFile);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stack.stop();
+                deleteQuietly(stackFile);
+                out.println("promptcache stopped");
+                out.flush();
+                stopped.countDown();
+            }, "promptcache-up-stop"));
+            out.printf("promptcache is up (%.1f s)%n", (System.nanoTime() - start) / 1e9);
+            print(out, info);
+            out.println("Ctrl-C (or SIGTERM) stops everything" + (info.throwaway()
+                    ? " and deletes " + info.dataDir()
+                    : "; the data stays in " + info.dataDir()));
+            out.flush();
+            stopped.await();
+        }
+        return 0;
+    }
+
+    static void print(PrintWriter out, StackInfo info) {
+        out.println("  kafka          " + info.bootstrap() + (info.embeddedKafka() ? " (embedded)" : ""));
+        for (int i = 0; i < info.index().size(); i++) {
+            out.println("  index-service  " + info.index().get(i) + "   (API /v1, OpenAPI /q/openapi)");
+        }
+        for (StackInfo.Node node : info.nodes()) {
+            out.println("  storage-node   " + node.url() + "   (" + node.id() + ", S3 API)");
+        }
+        if (info.gc() != null) {
+            out.println("  gc-processor   " + info.gc());
+        }
+        out.println("  data           " + info.dataDir() + (info.throwaway() ? " (throwaway)" : ""));
+        out.println("  logs           " + info.logsDir());
+    }
+
+    /** The checkout this tool runs from: {@code <home>/stack/target/promptcache-stack.jar} or its classes. */
+    static Path defaultHome() {
+        try {
+            Path location = Path.of(UpCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path target = location.getParent();
+            return target.getParent().getParent();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the promptcache checkout; pass --home", e);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (java.io.IOException e) {
+            // a stale stack file only makes status say the stack is unreachable
+        }
+    }
+}

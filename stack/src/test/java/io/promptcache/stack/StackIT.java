@@ -1,0 +1,86 @@
+package io.promptcache.stack;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.promptcache.stack.up.Stack;
+import io.promptcache.stack.up.StackInfo;
+import io.promptcache.stack.up.StackSpec;
+
+import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The local stack as a user runs it: 2 storage nodes, 2 index replicas, a gc-processor and the broker, each its own
+ * process from the packaged applications; a short synthetic bench over the public APIs; then a clean stop.
+ */
+class StackIT {
+
+    @TempDir
+    Path work;
+
+    @Test
+    void shouldServeAShortBenchWithHitsAndNoErrorsThenStopEverything() throws Exception {
+        // Given: the stack on free ports, throwaway data
+        Path home = Path.of("..").toAbsolutePath().normalize();
+        StackSpec spec = new StackSpec(home, null, 2, 2, true, 0, 0, 0, 256L << 20, null, Map.of(), Map.of(),
+                Map.of());
+        List<ProcessHandle> processes = new ArrayList<>();
+        Path dataDir;
+        try (Stack stack = Stack.start(spec)) {
+            StackInfo info = stack.info();
+            dataDir = Path.of(info.dataDir());
+            processes.addAll(stack.processes());
+            assertThat(info.index()).hasSize(2);
+            assertThat(info.nodes()).hasSize(2);
+            Path stackFile = work.resolve("stack.json");
+            info.write(stackFile);
+
+            // When: a short synthetic bench through both replicas
+            Path out = work.resolve("report");
+            StringWriter console = new StringWriter();
+            CommandLine cli = StackMain.commandLine();
+            cli.setOut(new PrintWriter(console));
+            int exit = cli.execute("bench", "--stack-file", stackFile.toString(), "--duration", "20s",
+                    "--concurrency", "4", "--kv-bytes-per-token", "64", "--system-tokens", "1024", "--conversations",
+                    "16", "--out", out.toString(), "--no-progress");
+
+            // Then: hits, no error, a report and its plots
+            JsonNode result = new ObjectMapper().readTree(out.resolve("report.json").toFile()).get("result");
+            assertThat(exit).as(console.toString()).isZero();
+            assertThat(result.get("requests").asLong()).isPositive();
+            assertThat(result.get("blockHitRatio").asDouble()).as(console.toString()).isGreaterThan(0);
+            assertThat(result.get("errors").size()).as(console.toString()).isZero();
+            assertThat(out.resolve("latency-cdf.svg")).isRegularFile();
+            assertThat(out.resolve("throughput.svg")).isRegularFile();
+
+            // Then: status sees every service UP
+            StringWriter status = new StringWriter();
+            CommandLine statusCli = StackMain.commandLine();
+            statusCli.setOut(new PrintWriter(status));
+            assertThat(statusCli.execute("status", "--stack-file", stackFile.toString())).as(status.toString())
+                    .isZero();
+            assertThat(status.toString()).contains("node-1", "node-2").doesNotContain("DOWN");
+        }
+
+        // Then: a clean stop - no process left (nor any child of one), the throwaway data dir gone
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(processes)
+                .noneMatch(p -> p.isAlive() || p.descendants().anyMatch(ProcessHandle::isAlive)));
+        assertThat(processes).hasSize(6);
+        assertThat(Files.exists(dataDir)).as("throwaway data dir " + dataDir).isFalse();
+    }
+}
