@@ -95,7 +95,7 @@ public final class BenchCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE})")
     int blockSize;
 
-    @Option(names = "--kv-bytes-per-token", defaultValue = "1KiB", converter = Sizes.class, description = "synthetic: KV bytes per token, scaled down (default ${DEFAULT-VALUE})")
+    @Option(names = "--kv-bytes-per-token", defaultValue = "256", converter = Sizes.class, description = "synthetic: KV bytes per token, scaled down (default ${DEFAULT-VALUE})")
     long kvBytesPerToken;
 
     @Option(names = "--trace", description = "trace: a Mooncake-format JSON-lines file")
@@ -128,6 +128,10 @@ public final class BenchCommand implements Callable<Integer> {
         document.put("index", replicas);
         document.put("concurrency", concurrency);
         document.put("result", summary);
+        List<Map<String, Long>> timeline = new java.util.ArrayList<>();
+        report.timeline().forEach((second, row) -> timeline.add(Map.of("second", second, "requests", row[0],
+                "hitBlocks", row[1], "blocks", row[2], "errors", row[3])));
+        document.put("timeline", timeline);
         BenchOutput.print(console, summary);
         BenchOutput.write(out, document, report);
         console.println("report: " + out.resolve("report.json") + ", plots: " + out.resolve("latency-cdf.svg") + ", "

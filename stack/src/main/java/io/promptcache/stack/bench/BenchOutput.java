@@ -73,7 +73,17 @@ final class BenchOutput {
                 .write(dir.resolve("throughput.svg"));
         double[] hitRatio = timeline.values().stream().mapToDouble(r -> r[2] == 0 ? 0 : (double) r[1] / r[2])
                 .toArray();
-        new LineChart("Block hit ratio over time", "seconds", "block hit ratio (per second)", false).yMax(1)
-                .series("block hit ratio", seconds, hitRatio).write(dir.resolve("hit-ratio.svg"));
+        double[] cumulative = new double[hitRatio.length];
+        long hits = 0;
+        long blocks = 0;
+        int i = 0;
+        for (long[] row : timeline.values()) {
+            hits += row[1];
+            blocks += row[2];
+            cumulative[i++] = blocks == 0 ? 0 : (double) hits / blocks;
+        }
+        new LineChart("Block hit ratio over time", "seconds", "block hit ratio", false).yMax(1)
+                .series("each second", seconds, hitRatio).series("since the start", seconds, cumulative)
+                .write(dir.resolve("hit-ratio.svg"));
     }
 }

@@ -53,14 +53,13 @@ final class Driver {
             worker.start();
             workers.add(worker);
         }
-        while (workers.stream().anyMatch(Thread::isAlive)) {
-            workers.get(0).join(500);
-            if (progress != null) {
-                progress(progress, start);
-            }
-        }
         for (Thread worker : workers) {
-            worker.join();
+            while (worker.isAlive()) {
+                worker.join(500);
+                if (progress != null) {
+                    progress(progress, start);
+                }
+            }
         }
         report.finish();
         if (progress != null) {
@@ -102,7 +101,11 @@ final class Driver {
         }
     }
 
-    /** One engine request: lookup, range GET of the hit, store when the hit did not cover the prompt. */
+    /**
+     * One engine request: lookup, range GET of the hit, store when the hit did not cover the prompt. The request
+     * counts (with its hit) once its lookup and GET succeeded; a failed store is an error of its own, as an engine
+     * that could not store its KV state still served the request.
+     */
     private void serve(String index, String ns, BenchRequest request) {
         try {
             long t0 = System.nanoTime();
@@ -120,6 +123,7 @@ final class Driver {
                 }
                 matched = lookup.blocks();
             }
+            report.request(request, workload.blockSize(), matched);
             if (matched < request.blocks()) {
                 byte[] kv = payload.object(request.blockIds());
                 long t2 = System.nanoTime();
@@ -127,7 +131,6 @@ final class Driver {
                 report.latency(Report.Op.STORE, System.nanoTime() - t2);
                 report.stored(kv.length, dedup);
             }
-            report.request(request, workload.blockSize(), matched);
         } catch (IndexApi.CallFailed e) {
             report.error(e.kind());
         }

@@ -15,10 +15,10 @@ import java.util.Locale;
 public final class LineChart {
 
     private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
-    private static final int W = 760;
+    private static final int W = 800;
     private static final int H = 380;
     private static final int LEFT = 70;
-    private static final int RIGHT = 170;
+    private static final int RIGHT = 200;
     private static final int TOP = 36;
     private static final int BOTTOM = 48;
 
