@@ -19,7 +19,8 @@ import io.promptcache.devservices.testing.TestDirectories;
  * the storage nodes, the gc-processor and the index-service replicas, from the packaged applications. Started in
  * that order (the services launched together, then awaited), stopped in reverse: index replicas first (no new
  * stores), then the GC, the storage nodes and the broker last, each with SIGTERM (SIGKILL after 20 s). Stop is
- * idempotent and also runs from a JVM shutdown hook, so Ctrl-C / SIGTERM of the launcher stops everything.
+ * idempotent and also runs from a JVM shutdown hook, so Ctrl-C / SIGTERM of the launcher stops everything. Every
+ * process runs in a session of its own, so a terminal's Ctrl-C reaches the launcher only and the order holds.
  */
 public final class Stack implements AutoCloseable {
 
@@ -102,9 +103,10 @@ public final class Stack implements AutoCloseable {
             Files.createDirectories(dir);
             Files.createDirectories(logs);
             Files.deleteIfExists(bootstrapFile);
-            String java = ProcessHandle.current().info().command().orElse("java");
-            Process process = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                    BrokerMain.class.getName(), dir.toString()).redirectErrorStream(true)
+            List<String> command = new ArrayList<>(ServiceProcess.sessionPrefix(true));
+            command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m", "-cp",
+                    System.getProperty("java.class.path"), BrokerMain.class.getName(), dir.toString()));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile("kafka").toFile())).start();
             broker = ServiceProcess.adopt(process, logFile("kafka"));
             long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
@@ -125,7 +127,8 @@ public final class Stack implements AutoCloseable {
 
     private ServiceProcess service(String module, String name, Map<String, String> config, List<String> jvm) {
         Path jar = spec.home().resolve(module).resolve("target").resolve("quarkus-app").resolve("quarkus-run.jar");
-        ServiceProcess process = ServiceProcess.ofJar(jar, config, logFile(name)).withJvmArgs(jvm).launch();
+        ServiceProcess process = ServiceProcess.ofJar(jar, config, logFile(name)).withJvmArgs(jvm).inOwnSession()
+                .launch();
         started.add(process);
         return process;
     }

@@ -31,6 +31,7 @@ public final class ServiceProcess implements AutoCloseable {
     private final Path log;
     private final int port;
     private List<String> jvmArgs = List.of("-Xmx384m", "-XX:+UseSerialGC");
+    private boolean ownSession;
     private Process process;
 
     private ServiceProcess(Path jar, Map<String, String> properties, Path log, int port) {
@@ -79,6 +80,15 @@ public final class ServiceProcess implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Runs the process in a session of its own ({@code setsid}, where the machine has it): a Ctrl-C in the terminal
+     * then reaches only the launcher, which stops its services itself, in its order.
+     */
+    public ServiceProcess inOwnSession() {
+        this.ownSession = true;
+        return this;
+    }
+
     /** Starts the process and waits (at most {@code timeout}) until it is ready. */
     public ServiceProcess start(Duration timeout) {
         launch();
@@ -87,9 +97,8 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts the process and returns at once; {@link #awaitReady} waits for it. */
     public ServiceProcess launch() {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>();
-        command.add(java);
+        List<String> command = new ArrayList<>(sessionPrefix(ownSession));
+        command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(jvmArgs);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add("-jar");
@@ -189,6 +198,11 @@ public final class ServiceProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** {@code setsid} when asked for and present (it execs the command: the pid stays the command's). */
+    public static List<String> sessionPrefix(boolean ownSession) {
+        return ownSession && Files.isExecutable(Path.of("/usr/bin/setsid")) ? List.of("/usr/bin/setsid") : List.of();
     }
 
     /** A free TCP port on 127.0.0.1 (free when asked; the usual race applies). */
