@@ -32,7 +32,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
-    @Option(names = "--stack-file", defaultValue = ".promptcache-stack.json", description = "the file `up` wrote (default ${DEFAULT-VALUE}); ignored with --index")
+    @Option(names = "--stack-file", description = "the file `up` wrote (default .promptcache-stack.json in the checkout); ignored with --index")
     Path stackFile;
 
     @Option(names = "--index", split = ",", description = "index-service base URLs (instead of the stack file)")
@@ -114,7 +114,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter console = command.commandLine().getOut();
-        List<String> replicas = index != null && !index.isEmpty() ? index : StackInfo.read(stackFile).index();
+        List<String> replicas = index != null && !index.isEmpty()
+                ? index
+                : StackInfo.read(StackInfo.fileOrDefault(stackFile)).index();
         Workload workload = workload();
         Driver driver = new Driver(replicas, workload, concurrency, duration, requests);
         console.println("bench: " + workload.describe() + " against " + replicas + ", concurrency " + concurrency

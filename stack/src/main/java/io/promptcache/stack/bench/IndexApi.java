@@ -123,10 +123,12 @@ final class IndexApi {
 
     private <T> HttpResponse<T> exchange(String op, HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler)
             throws CallFailed {
+        HttpRequest built = request.timeout(Duration.ofSeconds(60)).build();
         try {
-            return http.send(request.timeout(Duration.ofSeconds(60)).build(), handler);
+            return http.send(built, handler);
         } catch (IOException e) {
-            throw new CallFailed(op + "_io", op + " failed: " + e);
+            throw new CallFailed(op + "_io", op + " at " + built.uri() + " failed: " + e
+                    + (e instanceof java.net.ConnectException ? " (is the stack up? ./promptcache status)" : ""));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CallFailed(op + "_interrupted", op + " interrupted");

@@ -23,13 +23,13 @@ public final class StatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
-    @Option(names = "--stack-file", defaultValue = ".promptcache-stack.json", description = "the file `up` wrote (default ${DEFAULT-VALUE})")
+    @Option(names = "--stack-file", description = "the file `up` wrote (default .promptcache-stack.json in the checkout)")
     Path stackFile;
 
     @Override
     public Integer call() {
         PrintWriter out = command.commandLine().getOut();
-        StackInfo info = StackInfo.read(stackFile);
+        StackInfo info = StackInfo.read(StackInfo.fileOrDefault(stackFile));
         boolean allUp = true;
         out.println("services");
         for (String index : info.index()) {

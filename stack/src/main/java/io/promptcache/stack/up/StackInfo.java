@@ -33,6 +33,16 @@ public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, Strin
     public record Node(String id, String url) {
     }
 
+    /** Where {@code up} writes the stack file unless told: {@code .promptcache-stack.json} in the checkout. */
+    public static Path defaultFile() {
+        return UpCommand.defaultHome().resolve(".promptcache-stack.json");
+    }
+
+    /** The given stack file, or {@link #defaultFile()}. */
+    public static Path fileOrDefault(Path file) {
+        return file != null ? file : defaultFile();
+    }
+
     public void write(Path file) {
         try {
             Path parent = file.toAbsolutePath().getParent();

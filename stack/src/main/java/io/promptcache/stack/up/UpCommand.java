@@ -62,8 +62,8 @@ public final class UpCommand implements Callable<Integer> {
     @Option(names = "--gc-config", description = "extra gc-processor configuration, key=value (repeatable)")
     Map<String, String> gcConfig = new HashMap<>();
 
-    @Option(names = "--stack-file", defaultValue = ".promptcache-stack.json", description = "where to write the running stack's endpoints for status and bench (default "
-            + "${DEFAULT-VALUE}; deleted at stop)")
+    @Option(names = "--stack-file", description = "where to write the running stack's endpoints for status and bench (default "
+            + ".promptcache-stack.json in the checkout; deleted at stop)")
     Path stackFile;
 
     @Option(names = "--home", description = "the promptcache checkout whose packaged services run (default: the "
@@ -86,10 +86,11 @@ public final class UpCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         try (Stack stack = Stack.start(spec)) {
             StackInfo info = stack.info();
-            info.write(stackFile);
+            Path file = StackInfo.fileOrDefault(stackFile);
+            info.write(file);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 stack.stop();
-                deleteQuietly(stackFile);
+                deleteQuietly(file);
                 out.println("promptcache stopped");
                 out.flush();
                 stopped.countDown();
