@@ -30,11 +30,13 @@ import io.promptcache.schema.topic.TopicCatalog;
  * creates every topic of the {@link TopicCatalog} with its cleanup policy and configs.
  *
  * <p>Data lives in a temporary directory deleted on {@link #close()}, or in a caller-chosen directory that is
- * kept. Close is idempotent.
+ * kept; a later start on a kept directory resumes its log (same cluster id, no formatting). Close is idempotent.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+    /** The log directory {@link KafkaClusterTestKit} gives its one combined broker + controller node. */
+    private static final String COMBINED_NODE_DIRECTORY = "combined_0_0";
 
     private final KafkaClusterTestKit cluster;
     private final Path baseDirectory;
@@ -71,12 +73,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
         KafkaClusterTestKit cluster = null;
         try {
-            TestKitNodes nodes = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1)
-                    .setNumControllerNodes(1).setBaseDirectory(base).build();
-            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(false);
+            String formattedClusterId = temporary ? null : formattedClusterId(base);
+            TestKitNodes.Builder nodeBuilder = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1)
+                    .setNumControllerNodes(1).setBaseDirectory(base);
+            if (formattedClusterId != null) {
+                nodeBuilder.setClusterId(formattedClusterId);
+            }
+            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodeBuilder.build())
+                    .setDeleteOnClose(false);
             brokerConfig(options).forEach(builder::setConfigProp);
             cluster = builder.build();
-            cluster.format();
+            if (formattedClusterId == null) {
+                cluster.format();
+            } else {
+                LOG.info("Resuming the broker's log in {} (cluster {})", base, formattedClusterId);
+            }
             cluster.startup();
             cluster.waitForReadyBrokers();
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(cluster, base, temporary, options.catalog());
@@ -92,6 +103,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             throw new IllegalStateException("embedded Kafka broker failed to start: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The cluster id of a data directory a previous start formatted (its {@code meta.properties}), or null: a kept
+     * directory is resumed, not formatted again (formatting refuses a formatted directory).
+     */
+    private static String formattedClusterId(Path base) throws IOException {
+        Path meta = base.resolve(COMBINED_NODE_DIRECTORY).resolve("meta.properties");
+        if (!Files.isRegularFile(meta)) {
+            return null;
+        }
+        Properties properties = new Properties();
+        try (var in = Files.newInputStream(meta)) {
+            properties.load(in);
+        }
+        return properties.getProperty("cluster.id");
     }
 
     private static Map<String, Object> brokerConfig(Options options) {

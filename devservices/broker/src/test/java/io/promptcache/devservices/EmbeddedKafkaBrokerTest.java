@@ -2,9 +2,20 @@ package io.promptcache.devservices;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.promptcache.devservices.junit.EmbeddedKafkaExtension;
 import io.promptcache.schema.topic.TopicCatalog;
@@ -31,7 +42,7 @@ class EmbeddedKafkaBrokerTest extends KafkaBrokerContract {
     }
 
     @Test
-    void shouldKeepAChosenDataDirectoryAndDeleteATemporaryOne(@org.junit.jupiter.api.io.TempDir Path dir) {
+    void shouldKeepAChosenDataDirectoryAndDeleteATemporaryOne(@TempDir Path dir) {
         // Given: a second broker with its own catalog prefix and a kept data directory
         Path data = dir.resolve("kafka");
         EmbeddedKafkaBroker kept = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
@@ -42,5 +53,40 @@ class EmbeddedKafkaBrokerTest extends KafkaBrokerContract {
         // Then
         assertThat(data).isDirectory();
         assertThat(Files.exists(data.resolve("combined_0_0")) || data.toFile().list().length > 0).isTrue();
+    }
+
+    @Test
+    void shouldResumeAKeptDataDirectoryWithItsRecords(@TempDir Path dir) throws Exception {
+        // Given: a broker on a kept directory that took one record, then stopped
+        Path data = dir.resolve("kafka");
+        EmbeddedKafkaBroker.Options options = EmbeddedKafkaBroker.Options.defaults().withDataDirectory(data)
+                .withCatalog(new TopicCatalog("resume.")).withPartitions(1);
+        String topic = "resume.nodes";
+        try (EmbeddedKafkaBroker first = EmbeddedKafkaBroker.start(options);
+                var producer = new KafkaProducer<String, String>(
+                        Map.of("bootstrap.servers", first.bootstrapServers()),
+                        new StringSerializer(),
+                        new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, "k", "kept")).get();
+        }
+
+        // When: started again on the same directory (a formatted one: no second format)
+        try (EmbeddedKafkaBroker second = EmbeddedKafkaBroker.start(options);
+                var consumer = new KafkaConsumer<String, String>(
+                        Map.of("bootstrap.servers", second.bootstrapServers()),
+                        new StringDeserializer(),
+                        new StringDeserializer())) {
+            var partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+
+            // Then: the record is still there
+            var records = new ArrayList<String>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (records.isEmpty() && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> records.add(r.value()));
+            }
+            assertThat(records).containsExactly("kept");
+        }
     }
 }
