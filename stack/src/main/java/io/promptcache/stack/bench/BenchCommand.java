@@ -3,6 +3,7 @@ package io.promptcache.stack.bench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,7 +131,7 @@ public final class BenchCommand implements Callable<Integer> {
         document.put("index", replicas);
         document.put("concurrency", concurrency);
         document.put("result", summary);
-        List<Map<String, Long>> timeline = new java.util.ArrayList<>();
+        List<Map<String, Long>> timeline = new ArrayList<>();
         report.timeline().forEach((second, row) -> timeline.add(Map.of("second", second, "requests", row[0],
                 "hitBlocks", row[1], "blocks", row[2], "errors", row[3])));
         document.put("timeline", timeline);

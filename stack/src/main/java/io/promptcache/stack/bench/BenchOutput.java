@@ -60,7 +60,7 @@ final class BenchOutput {
             for (HistogramIterationValue v : h.percentiles(5)) {
                 points.add(new double[]{Math.max(1, v.getValueIteratedTo()), v.getPercentileLevelIteratedTo()});
             }
-            cdf.series(op.name().toLowerCase(Locale.ROOT), points.stream().mapToDouble(p -> p[0]).toArray(),
+            cdf.series(op.label(), points.stream().mapToDouble(p -> p[0]).toArray(),
                     points.stream().mapToDouble(p -> p[1]).toArray());
         }
         cdf.write(dir.resolve("latency-cdf.svg"));

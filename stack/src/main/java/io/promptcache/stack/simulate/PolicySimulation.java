@@ -38,8 +38,12 @@ final class PolicySimulation {
     private final Map<Long, ObjectId> prefixes = new HashMap<>();
     private final Map<ObjectId, long[]> keys = new HashMap<>();
     private final Map<ObjectId, Integer> keysHeld = new HashMap<>();
-    private final ArrayDeque<Object[]> inGrace = new ArrayDeque<>(); // {ObjectId, Long removeAtMs}
+    private final ArrayDeque<Retired> inGrace = new ArrayDeque<>();
     private long nextPlanMs;
+
+    /** A tombstoned object whose bytes stay held until {@code removeAtMs}. */
+    private record Retired(ObjectId id, long removeAtMs) {
+    }
 
     PolicySimulation(Policy policy, long capacityBytes, long bytesPerBlock, long graceMs, long planIntervalMs) {
         this.policy = policy;
@@ -121,14 +125,14 @@ final class PolicySimulation {
             for (long key : keys.get(eviction.id())) {
                 prefixes.remove(key, eviction.id());
             }
-            inGrace.addLast(new Object[]{eviction.id(), nowMs + graceMs});
+            inGrace.addLast(new Retired(eviction.id(), nowMs + graceMs));
         }
         removeExpired(nowMs);
     }
 
     private void removeExpired(long nowMs) {
-        while (!inGrace.isEmpty() && (Long) inGrace.peekFirst()[1] <= nowMs) {
-            ObjectId id = (ObjectId) inGrace.removeFirst()[0];
+        while (!inGrace.isEmpty() && inGrace.peekFirst().removeAtMs() <= nowMs) {
+            ObjectId id = inGrace.removeFirst().id();
             book.put(id, null);
             keys.remove(id);
             keysHeld.remove(id);
