@@ -40,14 +40,44 @@ public final class PrefixChain {
     /** The chain of {@code tokens[0, tokenCount)}. */
     public static PrefixChain ofTokens(NamespaceId namespace, HashAlgorithm algorithm, int blockSize, int[] tokens,
             int tokenCount) {
+        checkTokens(blockSize, tokenCount, tokens.length);
+        return ofBlocks(namespace, algorithm, blockSize, tokenCount / blockSize,
+                (block, input, offset) -> Bytes.putIntsLittleEndian(input, offset, tokens, block * blockSize,
+                        blockSize));
+    }
+
+    /**
+     * The chain of {@code tokenCount} tokens given as little-endian int32 in {@code tokens[offset, offset +
+     * 4 * tokenCount)} (the binary request form as it arrives): the same chain as {@link #ofTokens} of those ids,
+     * without decoding them first.
+     */
+    public static PrefixChain ofTokenBytes(NamespaceId namespace, HashAlgorithm algorithm, int blockSize,
+            byte[] tokens, int offset, int tokenCount) {
+        checkTokens(blockSize, tokenCount, offset < 0 ? -1 : (tokens.length - offset) / 4);
+        int blockBytes = 4 * blockSize;
+        return ofBlocks(namespace, algorithm, blockSize, tokenCount / blockSize,
+                (block, input, at) -> System.arraycopy(tokens, offset + block * blockBytes, input, at, blockBytes));
+    }
+
+    private static void checkTokens(int blockSize, int tokenCount, int available) {
         if (blockSize < 1) {
             throw new IllegalArgumentException("blockSize must be positive, got " + blockSize);
         }
-        if (tokenCount < 0 || tokenCount > tokens.length) {
-            throw new IllegalArgumentException("tokenCount " + tokenCount + " outside 0.." + tokens.length);
+        if (tokenCount < 0 || tokenCount > available) {
+            throw new IllegalArgumentException("tokenCount " + tokenCount + " outside 0.." + available);
         }
+    }
+
+    /** Writes the little-endian bytes of block {@code block}'s tokens into {@code input} at {@code offset}. */
+    @FunctionalInterface
+    private interface BlockBytes {
+
+        void copy(int block, byte[] input, int offset);
+    }
+
+    private static PrefixChain ofBlocks(NamespaceId namespace, HashAlgorithm algorithm, int blockSize, int blocks,
+            BlockBytes source) {
         int d = algorithm.digestLength();
-        int blocks = tokenCount / blockSize;
         byte[] hashes = new byte[d * (blocks + 1)];
         byte[] input = new byte[Math.max(d + 4 * blockSize, NamespaceId.LENGTH)];
         HashAlgorithm.Digest digest = algorithm.newDigest();
@@ -55,7 +85,7 @@ public final class PrefixChain {
         digest.hash(input, NamespaceId.LENGTH, hashes, 0);
         for (int i = 1; i <= blocks; i++) {
             System.arraycopy(hashes, (i - 1) * d, input, 0, d);
-            Bytes.putIntsLittleEndian(input, d, tokens, (i - 1) * blockSize, blockSize);
+            source.copy(i - 1, input, d);
             digest.hash(input, d + 4 * blockSize, hashes, i * d);
         }
         return new PrefixChain(namespace, algorithm, hashes, blocks);

@@ -18,6 +18,16 @@ public final class ObjectId implements Comparable<ObjectId> {
     public static final int TEXT_LENGTH = 26;
 
     private static final char[] ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
+    /** Value of each ASCII character in {@link #ALPHABET}, either case; -1 if none. */
+    private static final byte[] VALUES = new byte[128];
+
+    static {
+        Arrays.fill(VALUES, (byte) -1);
+        for (int i = 0; i < ALPHABET.length; i++) {
+            VALUES[ALPHABET[i]] = (byte) i;
+            VALUES[Character.toLowerCase(ALPHABET[i])] = (byte) i;
+        }
+    }
     private static final long MAX_TIMESTAMP = (1L << 48) - 1;
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final ReentrantLock LOCK = new ReentrantLock();
@@ -97,13 +107,7 @@ public final class ObjectId implements Comparable<ObjectId> {
     }
 
     private static int decode(char c) {
-        char u = Character.toUpperCase(c);
-        for (int i = 0; i < ALPHABET.length; i++) {
-            if (ALPHABET[i] == u) {
-                return i;
-            }
-        }
-        return -1;
+        return c < VALUES.length ? VALUES[c] : -1;
     }
 
     public byte[] toBytes() {
@@ -146,6 +150,6 @@ public final class ObjectId implements Comparable<ObjectId> {
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(new long[]{high, low});
+        return 31 * Long.hashCode(high) + Long.hashCode(low);
     }
 }

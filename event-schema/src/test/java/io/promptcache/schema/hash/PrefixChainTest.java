@@ -88,6 +88,27 @@ class PrefixChainTest {
     }
 
     @Test
+    void shouldChainLittleEndianTokenBytesLikeTheTokenIds() {
+        // Given: the binary request form of 10 blocks and a half, behind a 12-byte offset
+        int[] tokens = new Random(7).ints(16 * 10 + 8, 0, 200_000).toArray();
+        byte[] bytes = new byte[12 + 4 * tokens.length];
+        ByteBuffer.wrap(bytes, 12, 4 * tokens.length).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()
+                .put(tokens);
+        for (HashAlgorithm algorithm : HashAlgorithm.values()) {
+            // When
+            PrefixChain fromIds = PrefixChain.ofTokens(NS, algorithm, 16, tokens);
+            PrefixChain fromBytes = PrefixChain.ofTokenBytes(NS, algorithm, 16, bytes, 12, tokens.length);
+            // Then
+            assertThat(fromBytes.blocks()).isEqualTo(10);
+            for (int i = 0; i <= 10; i++) {
+                assertThat(fromBytes.hash(i)).as("%s h_%d", algorithm, i).isEqualTo(fromIds.hash(i));
+            }
+        }
+        assertThatThrownBy(() -> PrefixChain.ofTokenBytes(NS, HashAlgorithm.SHA256, 16, bytes, 12, tokens.length + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void shouldShareKeysExactlyAsFarAsTokensAgree() {
         // Given: two prompts equal in their first 5 blocks, then different
         Random random = new Random(3);

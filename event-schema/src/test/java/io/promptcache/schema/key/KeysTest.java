@@ -63,6 +63,9 @@ class KeysTest {
         assertThat(ObjectId.parse("7ZZZZZZZZZZZZZZZZZZZZZZZZZ").toBytes()).containsOnly((byte) 0xFF);
         assertThatThrownBy(() -> ObjectId.parse("8ZZZZZZZZZZZZZZZZZZZZZZZZZ")).hasMessageContaining("not a ULID");
         assertThatThrownBy(() -> ObjectId.parse("short")).hasMessageContaining("26 characters");
+        for (String bad : new String[]{"I", "l", "O", "u", "-", "\u00c9", "\u0660"}) {
+            assertThatThrownBy(() -> ObjectId.parse("0" + bad.repeat(25))).as(bad).hasMessageContaining("not a ULID");
+        }
     }
 
     @Test

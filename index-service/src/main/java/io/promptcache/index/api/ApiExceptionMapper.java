@@ -24,9 +24,7 @@ public class ApiExceptionMapper {
     /** The global stores are not queryable yet (restoring after start) or any more (shutting down). */
     @ServerExceptionMapper
     public Response restoring(InvalidStateStoreException e) {
-        return api(ApiException.unavailable("Restoring",
-                "this replica is restoring its index from Kafka; retry shortly or use another replica",
-                config.retryAfter(), e));
+        return api(ApiException.restoring(config.retryAfter(), e));
     }
 
     @ServerExceptionMapper
@@ -35,22 +33,14 @@ public class ApiExceptionMapper {
             LOG.warnf("%d %s: %s", e.status(), e.code(), e.getMessage());
         }
         Response.ResponseBuilder response = Response.status(e.status()).type(MediaType.APPLICATION_JSON)
-                .entity(new ApiError(e.code(), e.getMessage()));
-        if (e.retryAfter() != null) {
-            response.header("Retry-After", Math.max(1, (e.retryAfter().toMillis() + 999) / 1000));
-        }
-        if (e.status() == 401) {
-            response.header("WWW-Authenticate", "Bearer realm=\"promptcache\"");
-        }
+                .entity(e.body());
+        e.headers().forEach(response::header);
         return response.build();
     }
 
     @ServerExceptionMapper
     public Response json(JsonProcessingException e) {
-        return Response.status(400).type(MediaType.APPLICATION_JSON)
-                .entity(new ApiError("MalformedJson", "the request body is not valid JSON for this operation: "
-                        + e.getOriginalMessage()))
-                .build();
+        return api(ApiException.malformedJson(e));
     }
 
     @ServerExceptionMapper

@@ -63,7 +63,7 @@ public class RouteResource {
     }
 
     @POST
-    @Consumes(LookupResource.TOKENS_BINARY)
+    @Consumes(LookupRoute.TOKENS_BINARY)
     @Operation(summary = "The backend to send a prompt to, binary form", description = "Body: the token ids as "
             + "little-endian int32; candidates (backend ids, comma-separated; no loads: the router's own) and dryRun "
             + "as query parameters.")
@@ -73,7 +73,7 @@ public class RouteResource {
         List<RouteService.Candidate> named = candidates == null
                 ? null
                 : Arrays.stream(candidates.split(",")).map(c -> new RouteService.Candidate(c.trim(), null)).toList();
-        return RouteResponse.of(routes.route(spec, LookupResource.binaryTokens(body, config), named, dryRun));
+        return RouteResponse.of(routes.route(spec, PrefixInput.binaryTokens(body, config), named, dryRun));
     }
 
     @DELETE

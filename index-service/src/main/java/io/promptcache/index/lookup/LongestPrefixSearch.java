@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 
 /**
@@ -32,59 +33,80 @@ public final class LongestPrefixSearch {
     public PrefixMatch search(PrefixChain chain, PrefixIndex index) {
         Probe probe = new Probe(chain, index);
         int lo = 0;
-        PrefixEntry best = null;
         int hi = chain.blocks();
         while (lo < hi) {
             int mid = lo + (hi - lo + 1) / 2;
-            PrefixEntry entry = probe.usable(mid);
-            if (entry != null) {
+            if (probe.usable(mid)) {
                 lo = mid;
-                best = entry;
+                probe.keep();
             } else {
                 hi = mid - 1;
             }
         }
-        return new PrefixMatch(lo, best, probe.probes);
+        return probe.match(lo);
     }
 
     /** Reference: every prefix from the longest down, the first usable one (n probes at worst). For tests and docs. */
     public PrefixMatch linearSearch(PrefixChain chain, PrefixIndex index) {
         Probe probe = new Probe(chain, index);
         for (int i = chain.blocks(); i > 0; i--) {
-            PrefixEntry entry = probe.usable(i);
-            if (entry != null) {
-                return new PrefixMatch(i, entry, probe.probes);
+            if (probe.usable(i)) {
+                probe.keep();
+                return probe.match(i);
             }
         }
-        return new PrefixMatch(0, null, probe.probes);
+        return probe.match(0);
     }
 
-    /** One search's reads; liveness is looked up once per object. */
+    /** One search's reads; an object's record is read once per search, however many of its prefixes are probed. */
     private final class Probe {
+
+        /** Stands for "read, and not LIVE" among the objects read (a map cannot hold null values). */
+        private static final ObjectRecord NOT_LIVE = ObjectRecord.getDefaultInstance();
 
         private final PrefixChain chain;
         private final PrefixIndex index;
-        private final Map<String, Boolean> live = new HashMap<>(4);
+        private final Map<String, ObjectRecord> objects = new HashMap<>(4);
         private int probes;
+        private PrefixEntry entry;
+        private ObjectRecord object;
+        private PrefixEntry bestEntry;
+        private ObjectRecord bestObject;
 
         Probe(PrefixChain chain, PrefixIndex index) {
             this.chain = chain;
             this.index = index;
         }
 
-        /** The entry of the first {@code blocks} blocks if it can be served, else null. */
-        PrefixEntry usable(int blocks) {
+        /** Whether the first {@code blocks} blocks can be served (then {@link #keep()} takes them as the best). */
+        boolean usable(int blocks) {
             PrefixKey key = chain.key(blocks);
             probes++;
-            PrefixEntry entry = index.prefix(key);
+            entry = index.prefix(key);
             if (entry == null) {
-                return null;
+                return false;
             }
             if (entry.getBlocks() != blocks) {
                 collisions.collision(key, blocks, entry);
-                return null;
+                return false;
             }
-            return live.computeIfAbsent(entry.getObjectId(), index::isLive) ? entry : null;
+            object = objects.computeIfAbsent(entry.getObjectId(), id -> {
+                ObjectRecord live = index.liveObject(id);
+                return live == null ? NOT_LIVE : live;
+            });
+            return object != NOT_LIVE;
+        }
+
+        /** The last usable probe is the best so far. */
+        void keep() {
+            bestEntry = entry;
+            bestObject = object;
+        }
+
+        PrefixMatch match(int blocks) {
+            return blocks == 0
+                    ? new PrefixMatch(0, null, null, probes)
+                    : new PrefixMatch(blocks, bestEntry, bestObject, probes);
         }
     }
 }

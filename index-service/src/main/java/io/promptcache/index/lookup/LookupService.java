@@ -11,7 +11,6 @@ import io.promptcache.index.store.Placement;
 import io.promptcache.index.store.StorageClients;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.hash.PrefixChain;
-import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -58,8 +57,8 @@ public class LookupService {
     /** The hit's location; a miss if its object or node is gone meanwhile (the next lookup may find another). */
     private LookupResponse answer(Namespace spec, PrefixMatch match) {
         PrefixEntry entry = match.entry();
-        ObjectRecord object = stores.object(ObjectId.parse(entry.getObjectId()));
-        if (object == null || object.getNodesCount() == 0) {
+        ObjectRecord object = match.object();
+        if (object.getNodesCount() == 0) {
             return LookupResponse.miss(match.probes());
         }
         NodeStatus node = stores.node(object.getNodes(0));

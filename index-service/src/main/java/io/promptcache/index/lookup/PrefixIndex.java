@@ -1,6 +1,7 @@
 package io.promptcache.index.lookup;
 
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 
 /**
@@ -12,6 +13,6 @@ public interface PrefixIndex {
     /** The entry advertised under {@code key}, or null. */
     PrefixEntry prefix(PrefixKey key);
 
-    /** Whether the object is registered and LIVE (not tombstoned, not gone). */
-    boolean isLive(String objectId);
+    /** The object's record if it is registered and LIVE (not tombstoned, not gone), else null. */
+    ObjectRecord liveObject(String objectId);
 }

@@ -81,12 +81,10 @@ public class StoreService {
         if (match.blocks() < plan.blocks()) {
             return null;
         }
-        ObjectRecord object = stores.object(ObjectId.parse(match.entry().getObjectId()));
-        String node = object == null || object.getNodesCount() == 0 ? null : object.getNodes(0);
+        ObjectRecord object = match.object();
+        String node = object.getNodesCount() == 0 ? null : object.getNodes(0);
         return new StoreResponse(match.entry().getObjectId(), true, node, plan.blocks(),
-                plan.blocks() * plan.spec().blockSize(), object == null
-                        ? match.entry().getUsableBytes()
-                        : object.getTotalBytes());
+                plan.blocks() * plan.spec().blockSize(), object.getTotalBytes());
     }
 
     /** One-shot store of {@code body} ({@code plan.totalBytes()} bytes). */

@@ -74,13 +74,13 @@ public class ReplicaStores implements PrefixIndex {
     }
 
     @Override
-    public boolean isLive(String objectId) {
+    public ObjectRecord liveObject(String objectId) {
         try {
             ObjectRecord record = object(ObjectId.parse(objectId));
-            return record != null && record.getState() == ObjectState.OBJECT_STATE_LIVE;
+            return record != null && record.getState() == ObjectState.OBJECT_STATE_LIVE ? record : null;
         } catch (IllegalArgumentException e) {
             unreadable.increment();
-            return false;
+            return null;
         }
     }
 

@@ -24,7 +24,7 @@ import io.quarkus.runtime.StartupEvent;
 public class Tenancy {
 
     private static final Logger LOG = Logger.getLogger(Tenancy.class);
-    static final String API_KEY_HEADER = "X-Api-Key";
+    public static final String API_KEY_HEADER = "X-Api-Key";
 
     private final boolean open;
     /** SHA-256 of each key -> tenant: keys are compared as digests, never kept as text. */
@@ -60,10 +60,18 @@ public class Tenancy {
 
     /** The caller of a request (401 in api-key mode without a valid key). */
     public Caller caller(HttpHeaders headers) {
+        return caller(headers.getHeaderString(HttpHeaders.AUTHORIZATION), headers.getHeaderString(API_KEY_HEADER));
+    }
+
+    /**
+     * The caller of a request with these {@code Authorization} and {@code X-Api-Key} header values (either may be
+     * null; 401 in api-key mode without a valid key).
+     */
+    public Caller caller(String authorization, String apiKey) {
         if (open) {
             return Caller.OPEN;
         }
-        String key = key(headers);
+        String key = key(authorization, apiKey);
         if (key == null) {
             throw new ApiException(401, "MissingApiKey",
                     "send an API key: Authorization: Bearer <key> or " + API_KEY_HEADER + ": <key>");
@@ -83,14 +91,12 @@ public class Tenancy {
         }
     }
 
-    private static String key(HttpHeaders headers) {
-        String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
+    private static String key(String authorization, String apiKey) {
         if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             String key = authorization.substring(7).trim();
             return key.isEmpty() ? null : key;
         }
-        String key = headers.getHeaderString(API_KEY_HEADER);
-        return key == null || key.isBlank() ? null : key.trim();
+        return apiKey == null || apiKey.isBlank() ? null : apiKey.trim();
     }
 
     private static String digest(String key) {

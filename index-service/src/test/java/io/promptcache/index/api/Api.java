@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
 
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 
@@ -57,6 +58,11 @@ public final class Api {
     public static ValidatableResponse store(String namespace, int[] tokens, long bytesPerBlock, byte[] body) {
         return given().contentType(StoreResource.STORE_FRAMED).body(framed(head(tokens, bytesPerBlock, 0), body))
                 .post("/v1/namespaces/" + namespace + "/objects").then();
+    }
+
+    /** The absolute URL of {@code path} on the application under test. */
+    public static String url(String path) {
+        return RestAssured.baseURI + ":" + RestAssured.port + path;
     }
 
     public static byte[] binary(int[] tokens) {

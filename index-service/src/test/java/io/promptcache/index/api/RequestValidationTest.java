@@ -1,5 +1,11 @@
 package io.promptcache.index.api;
 
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -62,7 +68,7 @@ class RequestValidationTest {
         String ns = Api.namespace("miss-model");
         Api.lookup(ns, Api.tokens(100, 1)).statusCode(200).body("hit", equalTo(false))
                 .body("objectId", nullValue()).body("probes", not(equalTo(0)));
-        given().contentType(LookupResource.TOKENS_BINARY).body(Api.binary(Api.tokens(100, 1)))
+        given().contentType(LookupRoute.TOKENS_BINARY).body(Api.binary(Api.tokens(100, 1)))
                 .post("/v1/namespaces/" + ns + "/lookup").then().statusCode(200).body("hit", equalTo(false));
         Api.lookup(ns, Api.tokens(15, 1)).statusCode(200).body("hit", equalTo(false)).body("probes", equalTo(0));
     }
@@ -82,10 +88,15 @@ class RequestValidationTest {
                 .statusCode(400).body("message", containsString("exactly one of"));
         given().contentType(ContentType.JSON).body("{\"blockHashes\": [\"zz\"]}").post(path).then().statusCode(400)
                 .body("message", containsString("blockHashes[0]"));
-        given().contentType(LookupResource.TOKENS_BINARY).body(new byte[7]).post(path).then().statusCode(400)
+        given().contentType(LookupRoute.TOKENS_BINARY).body(new byte[7]).post(path).then().statusCode(400)
                 .body("message", containsString("multiple of 4"));
-        given().contentType(LookupResource.TOKENS_BINARY).body(new byte[0]).post(path).then().statusCode(400);
-        given().contentType("text/plain").body("1 2 3").post(path).then().statusCode(415);
+        given().contentType(LookupRoute.TOKENS_BINARY).body(new byte[0]).post(path).then().statusCode(400);
+        given().contentType("text/plain").body("1 2 3").post(path).then().statusCode(415)
+                .body("error", equalTo("UnsupportedMediaType"))
+                .body("message", containsString(LookupRoute.TOKENS_BINARY));
+        given().body(new byte[64]).post(path).then().statusCode(415);
+        given().contentType(ContentType.JSON).post(path).then().statusCode(400)
+                .body("message", containsString("send {"));
     }
 
     @Test
@@ -93,8 +104,44 @@ class RequestValidationTest {
         String ns = Api.namespace("too-long-model");
         Api.lookup(ns, new int[131_073]).statusCode(413).body("error", equalTo("TooManyTokens"))
                 .body("message", containsString("promptcache.index.max-tokens"));
-        given().contentType(LookupResource.TOKENS_BINARY).body(new byte[131_073 * 4])
+        given().contentType(LookupRoute.TOKENS_BINARY).body(new byte[131_073 * 4])
                 .post("/v1/namespaces/" + ns + "/lookup").then().statusCode(413);
+    }
+
+    @Test
+    void shouldRefuseOversizedBodiesBeforeReadingThemWith413() throws Exception {
+        String ns = Api.namespace("oversized-model");
+        String path = "/v1/namespaces/" + ns + "/lookup";
+        byte[] padded = ("{\"tokens\": [1" + " ".repeat(4 << 20) + "]}").getBytes(StandardCharsets.US_ASCII);
+        given().contentType(ContentType.JSON).body(padded).post(path).then().statusCode(413)
+                .body("error", equalTo("TooLarge")).body("message", containsString("binary form"));
+        // chunked (no Content-Length): counted while it arrives
+        HttpClient client = HttpClient.newHttpClient();
+        HttpResponse<String> chunked = client.send(HttpRequest.newBuilder(URI.create(Api.url(path)))
+                .header("Content-Type", LookupRoute.TOKENS_BINARY)
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(new byte[131_073 * 4])))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        org.assertj.core.api.Assertions.assertThat(chunked.statusCode()).isEqualTo(413);
+        org.assertj.core.api.Assertions.assertThat(chunked.body()).contains("TooManyTokens");
+        HttpResponse<String> small = client.send(HttpRequest.newBuilder(URI.create(Api.url(path)))
+                .header("Content-Type", LookupRoute.TOKENS_BINARY)
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(Api.binary(new int[64]))))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        org.assertj.core.api.Assertions.assertThat(small.statusCode()).as(small.body()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldKeepServingAConnectionAfterALookupError() throws Exception {
+        String ns = Api.namespace("keep-alive-model");
+        HttpClient client = HttpClient.newHttpClient();
+        for (String namespace : new String[]{"0123456789abcdef0123456789abcdef", ns, "nope", ns}) {
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(Api.url("/v1/namespaces/"
+                    + namespace + "/lookup"))).header("Content-Type", LookupRoute.TOKENS_BINARY)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Api.binary(new int[64]))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            org.assertj.core.api.Assertions.assertThat(response.statusCode()).as(namespace)
+                    .isEqualTo(namespace.equals(ns) ? 200 : namespace.equals("nope") ? 400 : 404);
+        }
     }
 
     @Test
@@ -111,6 +158,9 @@ class RequestValidationTest {
     @Test
     void shouldPublishTheOpenApiDocument() {
         given().get("/q/openapi?format=json").then().statusCode(200)
-                .body("paths", org.hamcrest.Matchers.hasKey("/v1/namespaces/{namespace}/lookup"));
+                .body("paths", org.hamcrest.Matchers.hasKey("/v1/namespaces/{namespace}/lookup"))
+                .body("paths.'/v1/namespaces/{namespace}/lookup'.post.requestBody.content",
+                        org.hamcrest.Matchers.hasKey(LookupRoute.TOKENS_BINARY))
+                .body("paths.'/v1/namespaces/{namespace}/objects'", org.hamcrest.Matchers.notNullValue());
     }
 }

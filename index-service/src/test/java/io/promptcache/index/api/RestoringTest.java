@@ -26,7 +26,7 @@ class RestoringTest {
         given().contentType(ContentType.JSON).body(Map.of("tokens", new int[64]))
                 .post("/v1/namespaces/0123456789abcdef0123456789abcdef/lookup").then().statusCode(503)
                 .header("Retry-After", notNullValue()).body("error", equalTo("Restoring"));
-        given().contentType(LookupResource.TOKENS_BINARY).body(new byte[64])
+        given().contentType(LookupRoute.TOKENS_BINARY).body(new byte[64])
                 .post("/v1/namespaces/0123456789abcdef0123456789abcdef/lookup").then().statusCode(503);
         given().contentType(ContentType.JSON).body(Map.of("modelFingerprint", "m", "dtype", "bf16", "blockSize", 16))
                 .post("/v1/namespaces").then().statusCode(503).header("Retry-After", notNullValue());

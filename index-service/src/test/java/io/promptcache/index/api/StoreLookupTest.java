@@ -89,7 +89,7 @@ class StoreLookupTest {
                 .isEqualTo(Arrays.copyOf(kv, 12 * BLOCK_BYTES));
 
         byte[] binary = Api.binary(prompt);
-        given().contentType(LookupResource.TOKENS_BINARY).body(binary).post("/v1/namespaces/" + ns + "/lookup")
+        given().contentType(LookupRoute.TOKENS_BINARY).body(binary).post("/v1/namespaces/" + ns + "/lookup")
                 .then().statusCode(200).body("objectId", equalTo(objectId)).body("blocks", equalTo(20));
 
         String otherModel = Api.namespace("path-model-other");

@@ -14,6 +14,7 @@ import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,6 +28,7 @@ class LongestPrefixSearchTest {
     private final Map<PrefixKey, PrefixEntry> prefixes = new HashMap<>();
     private final Set<String> live = new HashSet<>();
     private final List<String> collisions = new ArrayList<>();
+    private final List<String> reads = new ArrayList<>();
     private final PrefixIndex index = new PrefixIndex() {
 
         @Override
@@ -35,8 +37,9 @@ class LongestPrefixSearchTest {
         }
 
         @Override
-        public boolean isLive(String objectId) {
-            return live.contains(objectId);
+        public ObjectRecord liveObject(String objectId) {
+            reads.add(objectId);
+            return live.contains(objectId) ? ObjectRecord.newBuilder().setKey(objectId).build() : null;
         }
     };
     private final LongestPrefixSearch search = new LongestPrefixSearch(
@@ -72,7 +75,9 @@ class LongestPrefixSearchTest {
         assertThat(match.blocks()).isEqualTo(40);
         assertThat(match.entry().getObjectId()).isEqualTo("A");
         assertThat(match.entry().getUsableBytes()).isEqualTo(40_000);
+        assertThat(match.object().getKey()).as("the hit's LIVE record, as read").isEqualTo("A");
         assertThat(match.probes()).isLessThanOrEqualTo(7);
+        assertThat(reads).as("one object record read per search").containsExactly("A");
         // a longer prompt sharing the prefix hits with the shorter length; a partial last block does not count
         int[] longer = new int[41 * BLOCK + 3];
         System.arraycopy(prompt, 0, longer, 0, 40 * BLOCK);
@@ -102,7 +107,9 @@ class LongestPrefixSearchTest {
         for (int i = 1; i <= 6; i++) {
             prefixes.put(c.key(i), PrefixEntry.newBuilder().setObjectId("short").setBlocks(i).build());
         }
-        assertThat(search.search(c, index).blocks()).isEqualTo(6);
+        PrefixMatch fallback = search.search(c, index);
+        assertThat(fallback.blocks()).isEqualTo(6);
+        assertThat(fallback.object().getKey()).as("the record of the matched entry's object").isEqualTo("short");
         // an entry whose block count disagrees with its position is reported and skipped
         prefixes.put(c.key(6), PrefixEntry.newBuilder().setObjectId("short").setBlocks(9).build());
         assertThat(search.search(c, index).blocks()).isEqualTo(5);
