@@ -214,7 +214,15 @@ public final class LookupBenchmark {
         Map<Double, Long> handlerBefore = mode.equals("redis")
                 ? Map.of()
                 : buckets(index, "promptcache_lookup_handler_seconds");
+        long serverPid = mode.equals("redis") ? redis.pid() : index.handle().pid();
+        long generatorPid = ProcessHandle.current().pid();
+        long serverCpu = CpuTime.process(serverPid);
+        long generatorCpu = CpuTime.process(generatorPid);
+        long machineCpu = CpuTime.machineBusy();
         Drive result = drive(index, redis, ns, mode, concurrency, requests, option("seconds"));
+        serverCpu = CpuTime.process(serverPid) - serverCpu;
+        generatorCpu = CpuTime.process(generatorPid) - generatorCpu;
+        machineCpu = CpuTime.machineBusy() - machineCpu;
         Map<Double, Long> after = mode.equals("redis") ? Map.of() : serverBuckets(index);
         Map<Double, Long> handlerAfter = mode.equals("redis")
                 ? Map.of()
@@ -230,7 +238,11 @@ public final class LookupBenchmark {
         row.put("lookupsPerSecond", Math.round(client.getTotalCount() / seconds));
         row.put("clientP50Us", client.getValueAtPercentile(50) / 1000.0);
         row.put("clientP99Us", client.getValueAtPercentile(99) / 1000.0);
-        row.put("hitRatio", (double) result.hits.get() / Math.max(1, client.getTotalCount()));
+        long lookups = Math.max(1, client.getTotalCount());
+        row.put("serverCpuUsPerLookup", Math.round(serverCpu / 100.0 / lookups) / 10.0);
+        row.put("generatorCpuUsPerLookup", Math.round(generatorCpu / 100.0 / lookups) / 10.0);
+        row.put("machineCoresBusy", Math.round(machineCpu / 1e7 / seconds) / 100.0);
+        row.put("hitRatio", (double) result.hits.get() / lookups);
         row.put("errors", result.errors.get());
         if (!mode.equals("redis")) {
             row.put("serverP50Us", quantile(before, after, 0.50));
@@ -240,10 +252,12 @@ public final class LookupBenchmark {
         }
         results.add(row);
         System.out.printf(Locale.ROOT, "%-8s %6d tok %-6s c=%-3d %8d/s  client p50 %6.0f p99 %6.0f us  server p50 %s"
-                + " p99 %s  handler p50 %s p99 %s  hit %.2f  errors %d%n", algorithm, tokens, mode, concurrency,
-                row.get("lookupsPerSecond"), row.get("clientP50Us"), row.get("clientP99Us"),
-                fmt(row.get("serverP50Us")), fmt(row.get("serverP99Us")), fmt(row.get("handlerP50Us")),
-                fmt(row.get("handlerP99Us")), row.get("hitRatio"), result.errors.get());
+                + " p99 %s  handler p50 %s p99 %s  cpu/lookup server %s generator %s us  cores busy %s  hit %.2f"
+                + "  errors %d%n", algorithm, tokens, mode, concurrency, row.get("lookupsPerSecond"),
+                row.get("clientP50Us"), row.get("clientP99Us"), fmt(row.get("serverP50Us")),
+                fmt(row.get("serverP99Us")), fmt(row.get("handlerP50Us")), fmt(row.get("handlerP99Us")),
+                row.get("serverCpuUsPerLookup"), row.get("generatorCpuUsPerLookup"), row.get("machineCoresBusy"),
+                row.get("hitRatio"), result.errors.get());
     }
 
     private static String fmt(Object micros) {

@@ -35,6 +35,10 @@ final class Redis implements AutoCloseable {
         }
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     Resp connect() throws IOException {
         return new Resp(port);
     }
