@@ -36,7 +36,9 @@ import io.vertx.ext.web.RoutingContext;
  * else stands between the socket and the lookup. JSON ({@code tokens} or {@code blockHashes}) or the binary form
  * ({@link #TOKENS_BINARY}); documented in {@code META-INF/openapi.yaml}. Errors are the API's usual
  * {@link ApiError} bodies; one found before the body is read closes the connection (the rest of the body is never
- * read).
+ * read). A client that sends {@code Expect: 100-continue} (curl does, for bodies over 1 KiB) gets its
+ * {@code 100 Continue} once the namespace, key and declared size are accepted, and its error without sending the
+ * body otherwise.
  *
  * <p>Server-side latency, {@code promptcache_lookup_seconds{outcome}}: from this handler receiving the request
  * (headers parsed, body not yet read) to the response handed to Vert.x. {@code promptcache_lookup_handler_seconds}:
@@ -99,6 +101,9 @@ public class LookupRoute {
             if (request.isEnded()) {
                 answer(context, start, spec, binary, body);
                 return;
+            }
+            if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))) {
+                context.response().writeContinue();
             }
             boolean[] failed = new boolean[1];
             request.handler(chunk -> {
