@@ -14,6 +14,10 @@ import io.promptcache.schema.namespace.NamespaceId;
  * {@code i} blocks.
  *
  * <p>Alternatively built from an engine-supplied block-hash chain (see {@link #ofEngineChain}).
+ *
+ * <p>A token chain is hashed lazily, only as far as a hash is asked for: a lookup's binary search never hashes the
+ * blocks above its highest probe. It reads its tokens then, so they must not change while the chain is in use.
+ * Thread-safe.
  */
 public final class PrefixChain {
 
@@ -24,12 +28,19 @@ public final class PrefixChain {
     private final HashAlgorithm algorithm;
     private final byte[] hashes;
     private final int blocks;
+    /** Hashes the next block of a lazy chain; null once every hash is known. */
+    private TokenHasher hasher;
+    /** {@code h_0 .. h_computed} are in {@link #hashes}. */
+    private int computed;
 
-    private PrefixChain(NamespaceId namespace, HashAlgorithm algorithm, byte[] hashes, int blocks) {
+    private PrefixChain(NamespaceId namespace, HashAlgorithm algorithm, byte[] hashes, int blocks, TokenHasher hasher,
+            int computed) {
         this.namespace = namespace;
         this.algorithm = algorithm;
         this.hashes = hashes;
         this.blocks = blocks;
+        this.hasher = hasher;
+        this.computed = computed;
     }
 
     /** The chain of {@code tokens}: {@code tokens.length / blockSize} complete blocks; a trailing partial block is ignored. */
@@ -79,16 +90,32 @@ public final class PrefixChain {
             BlockBytes source) {
         int d = algorithm.digestLength();
         byte[] hashes = new byte[d * (blocks + 1)];
-        byte[] input = new byte[Math.max(d + 4 * blockSize, NamespaceId.LENGTH)];
-        HashAlgorithm.Digest digest = algorithm.newDigest();
-        namespace.copyTo(input, 0);
-        digest.hash(input, NamespaceId.LENGTH, hashes, 0);
-        for (int i = 1; i <= blocks; i++) {
+        TokenHasher hasher = new TokenHasher(algorithm.newDigest(), source, new byte[Math.max(d + 4 * blockSize,
+                NamespaceId.LENGTH)], d, d + 4 * blockSize);
+        namespace.copyTo(hasher.input, 0);
+        hasher.digest.hash(hasher.input, NamespaceId.LENGTH, hashes, 0);
+        return new PrefixChain(namespace, algorithm, hashes, blocks, blocks == 0 ? null : hasher, 0);
+    }
+
+    /** What a lazy token chain needs to hash its next block. */
+    private record TokenHasher(HashAlgorithm.Digest digest, BlockBytes source, byte[] input, int d, int length) {
+
+        /** {@code h_i} from {@code h_{i-1}} in {@code hashes}. */
+        void hash(byte[] hashes, int i) {
             System.arraycopy(hashes, (i - 1) * d, input, 0, d);
             source.copy(i - 1, input, d);
-            digest.hash(input, d + 4 * blockSize, hashes, i * d);
+            digest.hash(input, length, hashes, i * d);
         }
-        return new PrefixChain(namespace, algorithm, hashes, blocks);
+    }
+
+    /** Hashes the chain up to {@code h_i}. */
+    private synchronized void hashTo(int i) {
+        while (computed < i) {
+            hasher.hash(hashes, ++computed);
+        }
+        if (computed == blocks) {
+            hasher = null;
+        }
     }
 
     /**
@@ -116,7 +143,7 @@ public final class PrefixChain {
             System.arraycopy(engineHash, 0, input, head, engineHash.length);
             digest.hash(input, input.length, hashes, i * d);
         }
-        return new PrefixChain(namespace, algorithm, hashes, blocks);
+        return new PrefixChain(namespace, algorithm, hashes, blocks, null, blocks);
     }
 
     public NamespaceId namespace() {
@@ -135,6 +162,7 @@ public final class PrefixChain {
     /** {@code h_i} (a copy), for {@code 0 <= i <= blocks()}; {@code h_0} is the namespace root. */
     public byte[] hash(int i) {
         checkIndex(i, 0);
+        hashTo(i);
         int d = algorithm.digestLength();
         return Arrays.copyOfRange(hashes, i * d, (i + 1) * d);
     }

@@ -3,6 +3,7 @@ package io.promptcache.schema.hash;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
@@ -106,6 +107,30 @@ class PrefixChainTest {
         }
         assertThatThrownBy(() -> PrefixChain.ofTokenBytes(NS, HashAlgorithm.SHA256, 16, bytes, 12, tokens.length + 1))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldHashLazilyAndAlikeInAnyOrder() {
+        int[] tokens = new Random(11).ints(4 * 64, 0, 50_000).toArray();
+        PrefixChain inOrder = PrefixChain.ofTokens(NS, HashAlgorithm.XXH3_128, 4, tokens);
+        PrefixChain topFirst = PrefixChain.ofTokens(NS, HashAlgorithm.XXH3_128, 4, tokens);
+        assertThat(topFirst.hash(64)).isEqualTo(inOrder.hash(64));
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i <= 64; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(3));
+        PrefixChain shuffled = PrefixChain.ofTokens(NS, HashAlgorithm.XXH3_128, 4, tokens);
+        for (int i : order) {
+            assertThat(shuffled.hash(i)).as("h_%d", i).isEqualTo(inOrder.hash(i));
+        }
+        // only as far as asked: blocks above the highest hash asked for are read later
+        int[] changing = tokens.clone();
+        PrefixChain lazy = PrefixChain.ofTokens(NS, HashAlgorithm.XXH3_128, 4, changing);
+        assertThat(lazy.hash(2)).isEqualTo(inOrder.hash(2));
+        changing[4 * 4] ^= 1;
+        assertThat(lazy.hash(5)).isEqualTo(PrefixChain.ofTokens(NS, HashAlgorithm.XXH3_128, 4, changing).hash(5))
+                .isNotEqualTo(inOrder.hash(5));
     }
 
     @Test

@@ -54,7 +54,7 @@ public record PrefixInput(int[] tokens, List<String> blockHashes) {
         return PrefixChain.ofEngineChain(spec.id(), spec.hashAlgorithm(), hashes);
     }
 
-    /** The chain of the first {@code count} of {@code tokens} (the binary form passes a reused array). */
+    /** The chain of the first {@code count} of {@code tokens} (400 / 413 on bad input). */
     public static PrefixChain tokenChain(Namespace spec, int[] tokens, int count, IndexConfig limits) {
         if (count == 0) {
             throw ApiException.badRequest("tokens is empty: send the prompt's token ids");
