@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -15,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -52,12 +52,15 @@ class ZmqBridgeTest {
             worker.start();
             try {
                 // a PUB drops messages until the SUB is connected: send a probe until one gets through
-                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (bridge.batches() == 0 && System.nanoTime() < deadline) {
                     send(pub, 0, VllmFrame.batch().cleared().encode(1.0, null));
                     Thread.sleep(100);
                 }
                 long probes = bridge.batches();
+                assertThat(probes).as("probe batches relayed in 60 s (none: the SUB never connected, or the "
+                        + "producer's first send waited for metadata; bridge thread %s)", worker.getState())
+                        .isPositive();
                 send(pub, 1, VllmFrame.batch().stored(List.of(11L, 12L), null, IntStream.range(0, 8).toArray(), 4,
                         null, "GPU").encode(2.0, null));
                 send(pub, 2, "not msgpack".getBytes(StandardCharsets.UTF_8));
@@ -93,11 +96,14 @@ class ZmqBridgeTest {
     private static List<EngineEvent> read(String bootstrap) {
         String topic = TopicCatalog.defaults().name(Topics.ENGINE_EVENTS);
         List<EngineEvent> out = new ArrayList<>();
+        // assigned, not subscribed: no group coordinator to wait for on a fresh broker
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG,
-                "bridge-test-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (out.stream().noneMatch(EngineEvent::hasRemoved) && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {

@@ -83,6 +83,11 @@ public class LookupRoute {
 
     void register(@Observes Router router) {
         router.post(PATH).order(Integer.MIN_VALUE / 2).handler(this::lookup);
+        router.route(PATH).order(Integer.MIN_VALUE / 2 + 1).handler(context -> {
+            context.response().putHeader(HttpHeaders.ALLOW, "POST");
+            fail(context, System.nanoTime(), new ApiException(405, "MethodNotAllowed", "a lookup is a POST of the "
+                    + "tokens ({\"tokens\": [...]}) or the binary form " + TOKENS_BINARY));
+        });
     }
 
     private void lookup(RoutingContext context) {

@@ -100,6 +100,8 @@ class RequestValidationTest {
                 .body("error", equalTo("UnsupportedMediaType"))
                 .body("message", containsString(LookupRoute.TOKENS_BINARY));
         given().body(new byte[64]).post(path).then().statusCode(415);
+        given().get(path).then().statusCode(405).header("Allow", equalTo("POST"))
+                .body("error", equalTo("MethodNotAllowed"));
         given().contentType(ContentType.JSON).post(path).then().statusCode(400)
                 .body("message", containsString("send {"));
     }
