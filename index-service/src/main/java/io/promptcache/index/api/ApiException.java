@@ -81,9 +81,4 @@ public class ApiException extends RuntimeException {
     public String code() {
         return code;
     }
-
-    /** Seconds for the Retry-After header, or null. */
-    public Duration retryAfter() {
-        return retryAfter;
-    }
 }
