@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.inject.Inject;
+
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.promptcache.index.store.Placement;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -38,6 +41,9 @@ import static org.hamcrest.Matchers.equalTo;
 @QuarkusTest
 class StoreFailureTest {
 
+    @Inject
+    Placement placement;
+
     @Test
     void shouldAnswer503AndAdvertiseNothingWhenTheNodeDiesMidStore() throws Exception {
         ServiceHealthContract.awaitReady();
@@ -47,7 +53,9 @@ class StoreFailureTest {
         int bytesPerBlock = 128 << 10;
         byte[] head = Api.framed(Api.head(prompt, bytesPerBlock, 0), new byte[0]);
         long total = head.length + 64L * bytesPerBlock;
+        String killed;
         try (StorageNodeProcess node = StorageNodeProcess.start(bootstrap, Map.of())) {
+            killed = node.nodeId();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
                     .statusCode(200));
             int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
@@ -85,6 +93,10 @@ class StoreFailureTest {
         }
         Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
         assertThat(objectRecordsOf(bootstrap, ns)).as("no object record, committed or not").isEmpty();
+        // the killed node's last heartbeat keeps it live for 3 intervals: the next test class in this application
+        // must not place its stores on it
+        await().atMost(Duration.ofSeconds(30)).until(() -> placement.liveNodes().stream()
+                .noneMatch(status -> status.getNodeId().equals(killed)));
     }
 
     /** Status line, headers and (if short) the body of the response. */
