@@ -1,10 +1,8 @@
 package io.promptcache.storage;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -18,10 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,26 +32,26 @@ import static org.awaitility.Awaitility.await;
  */
 class CrashSafetyIT {
 
-    private static final Path APP = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final String BUCKET = "crash-test";
 
     @TempDir
     Path data;
 
-    private Process node;
+    private PackagedNode node;
 
     @AfterEach
     void stop() {
         if (node != null) {
-            node.destroyForcibly();
+            node.close();
         }
     }
 
     @Test
     void shouldShowEveryObjectCompleteOrAbsentAfterSigkill() throws Exception {
         // Given: the packaged node with persistent durability
-        int port = freePort();
-        node = start(port);
+        node = new PackagedNode(data);
+        int port = node.port();
+        node.start();
         assertThat(request(port, "PUT", "/" + BUCKET, new byte[0])).isEqualTo(200);
         Map<String, String> sentMd5 = new ConcurrentHashMap<>();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -70,30 +65,29 @@ class CrashSafetyIT {
         Socket stalled = stallMidBody(port);
         // When: SIGKILL while writes are in flight
         await().atMost(Duration.ofSeconds(30)).until(() -> sentMd5.size() >= 12);
-        node.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        node.kill();
         running.set(false);
         for (Thread t : writers) {
             t.join(30_000);
         }
         stalled.close();
         // Then: after a restart on the same data, every attempted object is complete or absent
-        node = start(port);
+        node.start();
         int complete = 0;
         for (Map.Entry<String, String> sent : sentMd5.entrySet()) {
-            byte[] body = get(port, "/" + BUCKET + "/" + sent.getKey());
+            byte[] body = node.get("/" + BUCKET + "/" + sent.getKey());
             if (body != null) {
                 assertThat(md5(body)).as(sent.getKey()).isEqualTo(sent.getValue());
                 complete++;
             }
         }
         assertThat(complete).as("objects that survived").isPositive();
-        String ready = new String(get(port, "/q/health/ready"), StandardCharsets.UTF_8);
-        assertThat(number(ready, "validationTempCleaned")).as("partial bodies cleaned at startup").isPositive();
-        assertThat(number(ready, "objects")).isEqualTo(complete);
+        assertThat(node.readiness("validationTempCleaned")).as("partial bodies cleaned at startup").isPositive();
+        assertThat(node.readiness("objects")).isEqualTo(complete);
         System.out.printf("CrashSafetyIT: %d PUTs started, %d complete after SIGKILL + restart, validation cleaned "
                 + "%d temp files, %d orphans, %d missing%n", sentMd5.size(), complete,
-                number(ready, "validationTempCleaned"), number(ready, "validationOrphansCleaned"),
-                number(ready, "validationMissingCleaned"));
+                node.readiness("validationTempCleaned"), node.readiness("validationOrphansCleaned"),
+                node.readiness("validationMissingCleaned"));
         try (var parts = Files.list(data.resolve("tmp"))) {
             assertThat(parts).isEmpty();
         }
@@ -126,19 +120,6 @@ class CrashSafetyIT {
         return socket;
     }
 
-    private Process start(int port) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process process = new ProcessBuilder(java, "-Xmx512m", "-Dquarkus.http.port=" + port,
-                "-Dquarkus.http.host=127.0.0.1", "-Dpromptcache.storage.data-dir=" + data,
-                "-Dpromptcache.storage.durability=persistent", "-Dkafka.bootstrap.servers=127.0.0.1:1",
-                "-Dquarkus.log.level=WARN", "-jar", APP.toString())
-                .redirectErrorStream(true).redirectOutput(data.resolveSibling(data.getFileName() + ".log").toFile())
-                .start();
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> get(port, "/q/health/ready") != null);
-        return process;
-    }
-
     private static int request(int port, String method, String path, byte[] body) throws IOException {
         HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL()
                 .openConnection();
@@ -153,33 +134,6 @@ class CrashSafetyIT {
         int status = c.getResponseCode();
         c.disconnect();
         return status;
-    }
-
-    /** The body of a 200 GET, or null. */
-    private static byte[] get(int port, String path) throws IOException {
-        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL()
-                .openConnection();
-        c.setConnectTimeout(5_000);
-        c.setReadTimeout(30_000);
-        if (c.getResponseCode() != 200) {
-            c.disconnect();
-            return null;
-        }
-        try (InputStream in = c.getInputStream()) {
-            return in.readAllBytes();
-        }
-    }
-
-    private static long number(String json, String field) {
-        Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*(\\d+)").matcher(json);
-        assertThat(m.find()).as(field + " in " + json).isTrue();
-        return Long.parseLong(m.group(1));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private static String md5(byte[] body) {

@@ -15,8 +15,8 @@ import io.vertx.ext.web.RoutingContext;
 /** CreateMultipartUpload, CompleteMultipartUpload, AbortMultipartUpload, ListParts (UploadPart streams in PUT). */
 final class MultipartHandlers {
 
-    private static final String NS = " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"";
-    private static final String HEADER = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    private static final String NS = S3Xml.NS;
+    private static final String HEADER = S3Xml.HEADER;
 
     private final MultipartUploads uploads;
 
@@ -81,6 +81,6 @@ final class MultipartHandlers {
     }
 
     private static void xml(RoutingContext ctx, String body) {
-        ctx.response().putHeader("Content-Type", S3Xml.CONTENT_TYPE).end(body);
+        S3Xml.send(ctx, body);
     }
 }

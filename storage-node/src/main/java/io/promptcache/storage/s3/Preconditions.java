@@ -12,7 +12,7 @@ import io.vertx.core.MultiMap;
 /**
  * Conditional GET/HEAD (RFC 9110 section 13.2.2 order, as S3 applies it): If-Match, else If-Unmodified-Since
  * (412 when false); then If-None-Match, else If-Modified-Since (304 when false). Dates compare at second precision,
- * like Last-Modified; an unparseable date is ignored.
+ * like Last-Modified; an unparseable date is ignored. The same rules check a copy's source.
  */
 final class Preconditions {
 
@@ -26,23 +26,41 @@ final class Preconditions {
     }
 
     static Outcome evaluate(MultiMap headers, ObjectMeta meta) {
+        return evaluate(headers, meta, "");
+    }
+
+    /**
+     * The {@code x-amz-copy-source-if-*} conditions of CopyObject and UploadPartCopy on the source: the same rules,
+     * except that a copy S3 would answer 304 for is refused with {@code 412 PreconditionFailed}.
+     */
+    static void checkCopySource(MultiMap headers, ObjectMeta source) {
+        if (evaluate(headers, source, COPY_SOURCE) == Outcome.NOT_MODIFIED) {
+            throw failed(COPY_SOURCE + (headers.contains(COPY_SOURCE + "If-None-Match")
+                    ? "If-None-Match"
+                    : "If-Modified-Since"));
+        }
+    }
+
+    private static final String COPY_SOURCE = "x-amz-copy-source-";
+
+    private static Outcome evaluate(MultiMap headers, ObjectMeta meta, String prefix) {
         long modifiedSeconds = meta.lastModified() / 1000;
-        String ifMatch = headers.get("If-Match");
+        String ifMatch = headers.get(prefix + "If-Match");
         if (ifMatch != null) {
             if (!matches(ifMatch, meta.etag())) {
-                throw failed("If-Match");
+                throw failed(prefix + "If-Match");
             }
         } else {
-            Long unmodifiedSince = seconds(headers.get("If-Unmodified-Since"));
+            Long unmodifiedSince = seconds(headers.get(prefix + "If-Unmodified-Since"));
             if (unmodifiedSince != null && modifiedSeconds > unmodifiedSince) {
-                throw failed("If-Unmodified-Since");
+                throw failed(prefix + "If-Unmodified-Since");
             }
         }
-        String ifNoneMatch = headers.get("If-None-Match");
+        String ifNoneMatch = headers.get(prefix + "If-None-Match");
         if (ifNoneMatch != null) {
             return matches(ifNoneMatch, meta.etag()) ? Outcome.NOT_MODIFIED : Outcome.PROCEED;
         }
-        Long modifiedSince = seconds(headers.get("If-Modified-Since"));
+        Long modifiedSince = seconds(headers.get(prefix + "If-Modified-Since"));
         return modifiedSince != null && modifiedSeconds <= modifiedSince ? Outcome.NOT_MODIFIED : Outcome.PROCEED;
     }
 

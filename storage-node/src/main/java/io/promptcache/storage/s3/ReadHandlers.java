@@ -2,20 +2,22 @@ package io.promptcache.storage.s3;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 
-import io.netty.buffer.ByteBuf;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.BodySegment;
 import io.promptcache.storage.store.ListPage;
-import io.promptcache.storage.store.ObjectBody;
 import io.promptcache.storage.store.ObjectMeta;
 import io.promptcache.storage.store.ObjectStore;
-import io.vertx.core.buffer.impl.BufferImpl;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
-/** GET/HEAD of objects (one range, zero-copy from RAM or with sendfile from the body file), bucket listing, bucket and object deletes. */
+/**
+ * GET/HEAD of objects (one range: zero-copy from RAM, with sendfile from a body file, or segment by segment when it
+ * spans the extents of a shared body), bucket listing, bucket and object deletes.
+ */
 final class ReadHandlers {
 
     private static final int MAX_KEYS = 1000;
@@ -52,10 +54,10 @@ final class ReadHandlers {
         ByteRange range = ByteRange.parse(ctx.request().getHeader("Range"), meta.size());
         long offset = range == null ? 0 : range.first();
         long length = range == null ? meta.size() : range.length();
-        ObjectBody body = null;
+        List<BodySegment> segments = List.of();
         if (!headOnly && length > 0) {
-            body = store.openBody(path.bucket(), path.key(), meta);
-            if (body == null) {
+            segments = store.openRange(path.bucket(), path.key(), meta, offset, length);
+            if (segments == null) {
                 return false;
             }
         }
@@ -66,17 +68,15 @@ final class ReadHandlers {
             response.putHeader("Content-Range", range.contentRange(meta.size()));
         }
         response.putHeader("Content-Length", Long.toString(length));
-        if (body == null) {
+        if (segments.isEmpty()) {
             response.end();
-        } else if (body.ram() != null) {
-            // off-heap bytes straight to the socket; our reference is released once they are written
-            ByteBuf ram = body.ram();
-            response.end(BufferImpl.buffer(ram.slice(ram.readerIndex() + (int) offset, (int) length)))
-                    .onComplete(done -> ram.release());
-        } else {
-            response.sendFile(body.file().toString(), offset, length)
+        } else if (segments.size() == 1 && segments.get(0).body().file() != null) {
+            BodySegment only = segments.get(0);
+            response.sendFile(only.body().file().toString(), only.offset(), only.length())
                     .onFailure(e -> S3Errors.send(ctx, new S3Exception(S3ErrorCode.NO_SUCH_KEY,
                             "The object was removed while it was being read: " + path.key(), e), path.resource()));
+        } else {
+            SegmentWriter.write(ctx, segments);
         }
         return true;
     }

@@ -40,7 +40,11 @@ public class S3Metrics {
         bytesOut = Counter.builder("promptcache.s3.bytes.out").description("Response body bytes sent")
                 .baseUnit("bytes").register(registry);
         Gauge.builder("promptcache.storage.used.bytes", store, ObjectStore::usedBytes).baseUnit("bytes")
-                .description("Bytes of stored bodies plus reservations of uploads in progress").register(registry);
+                .description("Physical bytes: stored bodies (a shared body once), parts and reservations of uploads in"
+                        + " progress")
+                .register(registry);
+        Gauge.builder("promptcache.storage.logical.bytes", store, ObjectStore::logicalBytes).baseUnit("bytes")
+                .description("The stored objects' sizes summed (shared bytes once per object)").register(registry);
         Gauge.builder("promptcache.storage.capacity.bytes", store, ObjectStore::capacityBytes).baseUnit("bytes")
                 .register(registry);
         Gauge.builder("promptcache.storage.objects", store, ObjectStore::objectCount).register(registry);
@@ -52,6 +56,8 @@ public class S3Metrics {
                 .tag("kind", "missing_entries").register(registry);
         Gauge.builder("promptcache.storage.validation.cleaned", store, s -> s.validation().corruptEntriesCleaned())
                 .tag("kind", "corrupt_entries").register(registry);
+        Gauge.builder("promptcache.storage.validation.cleaned", store, s -> s.validation().refsRepaired())
+                .tag("kind", "reference_counts").register(registry);
     }
 
     void record(S3Operation operation, int status, long nanos, long in, long out) {

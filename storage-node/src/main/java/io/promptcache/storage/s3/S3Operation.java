@@ -13,18 +13,28 @@ public enum S3Operation {
     LIST_OBJECTS,
     DELETE_OBJECTS,
     PUT_OBJECT,
+    COPY_OBJECT,
     GET_OBJECT,
     HEAD_OBJECT,
     DELETE_OBJECT,
     CREATE_MULTIPART_UPLOAD,
     UPLOAD_PART,
+    UPLOAD_PART_COPY,
     COMPLETE_MULTIPART_UPLOAD,
     ABORT_MULTIPART_UPLOAD,
     LIST_PARTS,
     /** A method the path does not support. */
     UNSUPPORTED;
 
-    static S3Operation of(HttpMethod method, S3Path path, MultiMap params) {
+    static S3Operation of(HttpMethod method, S3Path path, MultiMap params, MultiMap headers) {
+        S3Operation op = of(method, path, params);
+        if (headers.contains(CopyHandlers.COPY_SOURCE)) {
+            return op == PUT_OBJECT ? COPY_OBJECT : op == UPLOAD_PART ? UPLOAD_PART_COPY : op;
+        }
+        return op;
+    }
+
+    private static S3Operation of(HttpMethod method, S3Path path, MultiMap params) {
         if (path.bucket() == null) {
             return method == HttpMethod.GET ? LIST_BUCKETS : UNSUPPORTED;
         }

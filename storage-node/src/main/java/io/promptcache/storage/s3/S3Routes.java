@@ -31,6 +31,7 @@ public class S3Routes {
     private final PutObjectHandler puts;
     private final DeleteObjectsHandler batchDeletes;
     private final MultipartHandlers multipart;
+    private final CopyHandlers copies;
 
     private final S3Metrics metrics;
     private final boolean readsOnEventLoop;
@@ -45,6 +46,7 @@ public class S3Routes {
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
         this.batchDeletes = new DeleteObjectsHandler(store);
         this.multipart = new MultipartHandlers(store.multipart());
+        this.copies = new CopyHandlers(store);
     }
 
     void register(@Observes Router router) {
@@ -102,11 +104,12 @@ public class S3Routes {
         if (path == null) {
             return;
         }
-        if (path.key() == null) {
+        S3Operation op = operation(ctx, path);
+        if (path.key() == null || op == S3Operation.COPY_OBJECT || op == S3Operation.UPLOAD_PART_COPY) {
+            // bucket creation and copies carry no body to stream: a worker serves them
             ctx.next();
             return;
         }
-        operation(ctx, path);
         try {
             puts.handle(ctx, path);
         } catch (RuntimeException e) {
@@ -138,6 +141,8 @@ public class S3Routes {
                 case COMPLETE_MULTIPART_UPLOAD -> multipart.complete(ctx, path);
                 case ABORT_MULTIPART_UPLOAD -> multipart.abort(ctx, path);
                 case LIST_PARTS -> multipart.listParts(ctx, path);
+                case COPY_OBJECT -> copies.copyObject(ctx, path);
+                case UPLOAD_PART_COPY -> copies.uploadPartCopy(ctx, path);
                 default -> throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
                         "Method " + ctx.request().method() + " is not supported on " + path.resource() + ".");
             }
@@ -148,7 +153,8 @@ public class S3Routes {
 
     /** The operation of this request, remembered for the metrics recorded when the response ends. */
     private static S3Operation operation(RoutingContext ctx, S3Path path) {
-        S3Operation op = S3Operation.of(ctx.request().method(), path, ctx.request().params());
+        S3Operation op = S3Operation.of(ctx.request().method(), path, ctx.request().params(),
+                ctx.request().headers());
         ctx.put(OPERATION, op);
         return op;
     }

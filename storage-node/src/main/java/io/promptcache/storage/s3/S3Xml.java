@@ -6,13 +6,14 @@ import java.time.format.DateTimeFormatter;
 import java.util.Map;
 
 import io.promptcache.storage.store.ListPage;
+import io.vertx.ext.web.RoutingContext;
 
 /** The XML documents of the S3 API, written directly (small, fixed shapes). */
 final class S3Xml {
 
     static final String CONTENT_TYPE = "application/xml";
-    private static final String HEADER = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    private static final String NS = " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"";
+    static final String HEADER = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    static final String NS = " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"";
     private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -22,6 +23,17 @@ final class S3Xml {
     static String error(String code, String message, String resource, String requestId) {
         return HEADER + "<Error><Code>" + escape(code) + "</Code><Message>" + escape(message) + "</Message>"
                 + "<Resource>" + escape(resource) + "</Resource><RequestId>" + requestId + "</RequestId></Error>";
+    }
+
+    /** CopyObjectResult or CopyPartResult ({@code root}). */
+    static String copyResult(String root, long lastModified, String etag) {
+        return HEADER + "<" + root + NS + "><LastModified>" + iso(lastModified) + "</LastModified><ETag>"
+                + escape(S3Headers.quotedEtag(etag)) + "</ETag></" + root + ">";
+    }
+
+    /** Answers 200 with an XML document. */
+    static void send(RoutingContext ctx, String document) {
+        ctx.response().putHeader("Content-Type", CONTENT_TYPE).end(document);
     }
 
     static String listBuckets(Map<String, Long> buckets) {

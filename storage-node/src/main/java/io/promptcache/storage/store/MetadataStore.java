@@ -16,10 +16,12 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * The node's metadata on RocksDB: buckets and object entries, in two column families. Object entries are keyed
+ * The node's metadata on RocksDB: buckets, object entries, multipart uploads and the reference counts of body
+ * files, in four column families; changes that must land together go in one {@link Batch}. Object entries are keyed
  * {@code bucket 0x00 key} (UTF-8), so a bucket's keys iterate in UTF-8 binary order, as S3 lists them. Every
  * {@link RocksDBException} is wrapped once, here, with the store's name.
  */
@@ -40,6 +42,7 @@ public final class MetadataStore implements AutoCloseable {
     private final ColumnFamilyHandle buckets;
     private final ColumnFamilyHandle objects;
     private final ColumnFamilyHandle uploads;
+    private final ColumnFamilyHandle files;
     private boolean closed;
 
     /**
@@ -56,7 +59,8 @@ public final class MetadataStore implements AutoCloseable {
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
                 new ColumnFamilyDescriptor(bytes("buckets"), cfOptions),
                 new ColumnFamilyDescriptor(bytes("objects"), cfOptions),
-                new ColumnFamilyDescriptor(bytes("uploads"), cfOptions));
+                new ColumnFamilyDescriptor(bytes("uploads"), cfOptions),
+                new ColumnFamilyDescriptor(bytes("files"), cfOptions));
         try {
             db = RocksDB.open(dbOptions, directory.toString(), descriptors, handles);
         } catch (RocksDBException e) {
@@ -66,6 +70,70 @@ public final class MetadataStore implements AutoCloseable {
         buckets = handles.get(1);
         objects = handles.get(2);
         uploads = handles.get(3);
+        files = handles.get(4);
+    }
+
+    // ---- atomic changes
+
+    /** Changes written together or not at all ({@link #write}); close it after. */
+    public final class Batch implements AutoCloseable {
+
+        private final WriteBatch batch = new WriteBatch();
+
+        public Batch putObject(String bucket, String key, ObjectMeta meta) {
+            write(() -> batch.put(objects, objectKey(bucket, key), meta.encode()), "batch object");
+            return this;
+        }
+
+        public Batch deleteObject(String bucket, String key) {
+            write(() -> batch.delete(objects, objectKey(bucket, key)), "batch object delete");
+            return this;
+        }
+
+        public Batch putFile(String fileId, byte[] value) {
+            write(() -> batch.put(files, bytes(fileId), value), "batch file");
+            return this;
+        }
+
+        public Batch deleteFile(String fileId) {
+            write(() -> batch.delete(files, bytes(fileId)), "batch file delete");
+            return this;
+        }
+
+        public Batch putUploadEntry(String key, byte[] value) {
+            write(() -> batch.put(uploads, bytes(key), value), "batch upload");
+            return this;
+        }
+
+        public Batch deleteUploadEntry(String key) {
+            write(() -> batch.delete(uploads, bytes(key)), "batch upload delete");
+            return this;
+        }
+
+        @Override
+        public void close() {
+            batch.close();
+        }
+    }
+
+    public Batch batch() {
+        return new Batch();
+    }
+
+    /** Writes the batch atomically (one WAL record, synced under {@code persistent}). */
+    public void write(Batch batch) {
+        write(() -> db.write(writeOptions, batch.batch), "write batch");
+    }
+
+    // ---- reference counts of body files: file id -> ExtentRefs.FileEntry
+
+    /** Visits every file entry. */
+    public void scanFiles(EntryConsumer visitor) {
+        try (RocksIterator it = db.newIterator(files)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                visitor.accept(new String(it.key(), StandardCharsets.UTF_8), it.value());
+            }
+        }
     }
 
     // ---- multipart uploads: upload records under "<uploadId>", part records under "<uploadId>/<part number>"

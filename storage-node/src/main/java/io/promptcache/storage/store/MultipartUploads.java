@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -28,12 +29,15 @@ import io.promptcache.storage.error.S3Exception;
 
 /**
  * Multipart uploads: parts stream in like objects (temp file, digests, capacity reservation) and are kept under
- * {@code uploads/<uploadId>/}; completion concatenates them into one new object, committed like any PUT, then
- * removes the parts. Records live in the metadata store, so uploads in progress survive restarts.
+ * {@code uploads/<uploadId>/}, or are copied ranges of existing objects (UploadPartCopy) that hold references to the
+ * source's body files instead of bytes. Completion of uploaded parts only concatenates them into one new object,
+ * committed like any PUT; with a copied part the object is made of extents instead: the copied ranges, shared, and
+ * the uploaded parts' files, linked into {@code objects/} (no byte is copied). Records live in the metadata store,
+ * so uploads in progress survive restarts. Record changes of one upload are serialized on this object.
  */
 public final class MultipartUploads {
 
-    /** S3's minimum size of every part but the last. */
+    /** S3's minimum size of every part but the last (a copied part is exempt: it costs no bytes). */
     public static final long MIN_PART_BYTES = 5L << 20;
     public static final int MAX_PART_NUMBER = 10_000;
 
@@ -86,16 +90,37 @@ public final class MultipartUploads {
     /** Starts one part; a part uploaded again under the same number replaces the earlier one. */
     public ObjectUpload beginPart(String bucket, String key, String uploadId, int partNumber, long declaredLength) {
         upload(bucket, key, uploadId);
-        if (partNumber < 1 || partNumber > MAX_PART_NUMBER) {
-            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
-                    "Part number must be an integer between 1 and " + MAX_PART_NUMBER + ", got " + partNumber);
-        }
+        checkPartNumber(partNumber);
         try {
-            return new ObjectUpload(store, (meta, reserved, ram, onDisk) -> commitPart(uploadId, partNumber, meta,
-                    reserved), declaredLength, "", Map.of(), Tiers.Sink.FILE);
+            return new ObjectUpload(store, (meta, reserved, ram, onDisk) -> commitPart(bucket, key, uploadId,
+                    partNumber, meta, reserved), declaredLength, "", Map.of(), Tiers.Sink.FILE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start part " + partNumber, e);
         }
+    }
+
+    /**
+     * UploadPartCopy: the part is bytes {@code [first, first + count)} of {@code source}, sharing its body files (an
+     * inline source's bytes are copied: they are small). Replaces an earlier part of the same number.
+     */
+    public ObjectMeta copyPart(String bucket, String key, String uploadId, int partNumber, ObjectMeta source,
+            long first, long count) throws IOException {
+        upload(bucket, key, uploadId);
+        checkPartNumber(partNumber);
+        if (source.isInline()) {
+            try (ObjectUpload part = beginPart(bucket, key, uploadId, partNumber, count)) {
+                part.write(source.inline(), (int) first, (int) count);
+                return part.commit(null);
+            }
+        }
+        List<Extent> extents = Extent.slice(source.bodyExtents(), first, count);
+        String versionId = DataDirectory.newFileId();
+        MessageDigest md5 = Digests.md5();
+        md5.update((source.etag() + " " + first + "+" + count + " " + versionId).getBytes(StandardCharsets.UTF_8));
+        ObjectMeta part = new ObjectMeta(versionId, count, HexFormat.of().formatHex(md5.digest()), 0,
+                System.currentTimeMillis(), "", Map.of(), null, extents);
+        replacePart(bucket, key, uploadId, partNumber, part, new ExtentRefs.Change().retain(extents));
+        return part;
     }
 
     public List<Part> parts(String bucket, String key, String uploadId) {
@@ -109,6 +134,9 @@ public final class MultipartUploads {
         Map<Integer, ObjectMeta> stored = new TreeMap<>();
         partsOf(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
         List<ObjectMeta> chosen = choose(refs, stored);
+        if (chosen.stream().anyMatch(ObjectMeta::isShared)) {
+            return completeShared(bucket, key, uploadId, upload, chosen);
+        }
         long total = chosen.stream().mapToLong(ObjectMeta::size).sum();
         store.reserve(total);
         String fileId = DataDirectory.newFileId();
@@ -131,12 +159,105 @@ public final class MultipartUploads {
         abortParts(uploadId);
     }
 
+    /**
+     * Completes an upload with copied parts into an object of extents: the uploaded parts' files are linked into
+     * {@code objects/} (on a RAM-only node, loaded into RAM), then one batch writes the object, its references and
+     * the removal of every part record; nothing is visible before it, and a crash before it leaves only orphan links.
+     */
+    private ObjectMeta completeShared(String bucket, String key, String uploadId, Upload upload,
+            List<ObjectMeta> chosen) throws IOException {
+        MessageDigest md5s = Digests.md5();
+        ExtentRefs.Change change = new ExtentRefs.Change();
+        List<Extent> extents = new ArrayList<>();
+        List<Extent> shared = new ArrayList<>();
+        List<String> placed = new ArrayList<>();
+        Runnable undo = () -> placed.forEach(this::unplace);
+        synchronized (this) {
+            upload(bucket, key, uploadId);
+            try {
+                for (ObjectMeta part : chosen) {
+                    md5s.update(HexFormat.of().parseHex(part.etag()));
+                    if (part.isShared()) {
+                        extents.addAll(part.extents());
+                        shared.addAll(part.extents());
+                    } else {
+                        place(bucket, key, uploadId, part);
+                        placed.add(part.fileId());
+                        extents.add(new Extent(part.fileId(), 0, part.size()));
+                        change.add(part.fileId(), part.size(), part.crc32c());
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                undo.run();
+                throw e;
+            }
+            change.retain(shared);
+            List<Part> all = partsOf(uploadId);
+            all.stream().filter(p -> p.meta().isShared()).forEach(p -> change.release(p.meta().extents()));
+            ObjectMeta meta = new ObjectMeta(DataDirectory.newFileId(), extents.stream().mapToLong(Extent::length)
+                    .sum(), HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size(), 0,
+                    System.currentTimeMillis(), upload.contentType(), upload.userMetadata(), null, merge(extents));
+            store.install(bucket, key, new ObjectStore.Install(meta, change, batch -> {
+                all.forEach(p -> batch.deleteUploadEntry(partKey(uploadId, p.number())));
+                batch.deleteUploadEntry(uploadId);
+            }, 0, 0), undo);
+            for (Part p : all) {
+                if (!p.meta().isShared()) {
+                    // a chosen part's bytes now belong to the object's file (the link); the others are freed
+                    deleteQuietly(directory.uploadPartFile(uploadId, p.meta().fileId()));
+                    if (!placed.contains(p.meta().fileId())) {
+                        store.release(p.meta().size());
+                    }
+                }
+            }
+            deleteQuietly(directory.uploads().resolve(uploadId));
+            return meta;
+        }
+    }
+
+    /** Makes an uploaded part's file a body file under the same id: a hard link, or on a RAM-only node a RAM copy. */
+    private void place(String bucket, String key, String uploadId, ObjectMeta part) throws IOException {
+        Path source = directory.uploadPartFile(uploadId, part.fileId());
+        if (store.options().policy() == TierPolicy.RAM_ONLY) {
+            store.tiers().admit(bucket, key, part.fileId(), store.tiers().load(source, part.size()), false);
+            return;
+        }
+        Path target = directory.objectFile(part.fileId());
+        Files.createDirectories(target.getParent());
+        Files.createLink(target, source);
+        if (store.durability() == Durability.PERSISTENT) {
+            DataDirectory.syncDirectory(target.getParent());
+        }
+    }
+
+    private void unplace(String fileId) {
+        store.tiers().forget(fileId);
+        deleteQuietly(directory.objectFile(fileId));
+    }
+
+    /** Adjacent runs of one file become one extent (consecutive copied ranges of one source). */
+    private static List<Extent> merge(List<Extent> extents) {
+        List<Extent> out = new ArrayList<>();
+        for (Extent e : extents) {
+            Extent last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last != null && last.fileId().equals(e.fileId()) && last.end() == e.offset()) {
+                out.set(out.size() - 1, new Extent(e.fileId(), last.offset(), last.length() + e.length()));
+            } else if (e.length() > 0) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
     /** What startup validation found under {@code uploads/}: bytes and files of the parts that are kept. */
     record PartScan(long bytes, Set<Path> files) {
     }
 
-    /** Drops part records whose file is missing or truncated; returns the parts kept. */
-    PartScan validate() {
+    /**
+     * Drops part records whose file is missing or truncated, or whose copied extents are (a copied part is counted
+     * as a holder of the source's files); returns the uploaded parts kept.
+     */
+    PartScan validate(StartupValidator references) {
         long[] bytes = {0};
         Set<Path> files = new HashSet<>();
         metadata.scanUploadEntries("", (entryKey, value) -> {
@@ -146,7 +267,11 @@ public final class MultipartUploads {
             }
             ObjectMeta part = ObjectMeta.decode(value);
             Path file = directory.uploadPartFile(entryKey.substring(0, slash), part.fileId());
-            if (StartupValidator.hasSize(file, part.size())) {
+            if (part.isShared()) {
+                if (!references.hold(part)) {
+                    metadata.deleteUploadEntry(entryKey);
+                }
+            } else if (StartupValidator.hasSize(file, part.size())) {
                 bytes[0] += part.size();
                 files.add(file);
             } else {
@@ -156,17 +281,54 @@ public final class MultipartUploads {
         return new PartScan(bytes[0], files);
     }
 
-    private void commitPart(String uploadId, int number, ObjectMeta meta, long reserved) throws IOException {
+    private void commitPart(String bucket, String key, String uploadId, int number, ObjectMeta meta, long reserved)
+            throws IOException {
         Path target = directory.uploadPartFile(uploadId, meta.fileId());
         Files.move(directory.partFile(meta.fileId()), target, StandardCopyOption.ATOMIC_MOVE);
+        store.release(reserved - meta.size());
+        try {
+            replacePart(bucket, key, uploadId, number, meta, new ExtentRefs.Change());
+        } catch (RuntimeException e) {
+            deleteQuietly(target);
+            store.release(meta.size());
+            throw e;
+        }
+    }
+
+    /** Writes a part record with the references it holds, releasing those of the part it replaces. */
+    private synchronized void replacePart(String bucket, String key, String uploadId, int number, ObjectMeta part,
+            ExtentRefs.Change change) {
+        upload(bucket, key, uploadId);
         String entry = partKey(uploadId, number);
         byte[] previous = metadata.getUploadEntry(entry);
-        metadata.putUploadEntry(entry, meta.encode());
-        store.release(reserved - meta.size());
-        if (previous != null) {
-            ObjectMeta replaced = ObjectMeta.decode(previous);
-            Files.deleteIfExists(directory.uploadPartFile(uploadId, replaced.fileId()));
+        ObjectMeta replaced = previous == null ? null : ObjectMeta.decode(previous);
+        if (replaced != null && replaced.isShared()) {
+            change.release(replaced.extents());
+        }
+        List<ExtentRefs.Freed> freed;
+        try (MetadataStore.Batch batch = metadata.batch()) {
+            batch.putUploadEntry(entry, part.encode());
+            freed = store.refs().commit(batch, change);
+        }
+        store.free(freed);
+        if (replaced != null && !replaced.isShared()) {
+            deleteQuietly(directory.uploadPartFile(uploadId, replaced.fileId()));
             store.release(replaced.size());
+        }
+    }
+
+    private static void checkPartNumber(int partNumber) {
+        if (partNumber < 1 || partNumber > MAX_PART_NUMBER) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
+                    "Part number must be an integer between 1 and " + MAX_PART_NUMBER + ", got " + partNumber);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // startup validation removes what no record holds
         }
     }
 
@@ -194,7 +356,7 @@ public final class MultipartUploads {
                 throw new S3Exception(S3ErrorCode.INVALID_PART,
                         "Part " + ref.number() + " was not uploaded or its ETag does not match.");
             }
-            if (i < refs.size() - 1 && part.size() < MIN_PART_BYTES) {
+            if (i < refs.size() - 1 && part.size() < MIN_PART_BYTES && !part.isShared()) {
                 throw new S3Exception(S3ErrorCode.ENTITY_TOO_SMALL, "Part " + ref.number() + " is " + part.size()
                         + " bytes; every part but the last must be at least " + MIN_PART_BYTES + " bytes.");
             }
@@ -230,22 +392,25 @@ public final class MultipartUploads {
                 upload.contentType(), upload.userMetadata());
     }
 
-    private void abortParts(String uploadId) {
-        for (Part part : partsOf(uploadId)) {
-            metadata.deleteUploadEntry(partKey(uploadId, part.number()));
-            try {
-                Files.deleteIfExists(directory.uploadPartFile(uploadId, part.meta().fileId()));
-            } catch (IOException e) {
-                // an unreferenced part file is removed by the startup validation
+    /** Removes the upload's records in one batch with the references its copied parts hold, then its files. */
+    private synchronized void abortParts(String uploadId) {
+        List<Part> parts = partsOf(uploadId);
+        ExtentRefs.Change change = new ExtentRefs.Change();
+        parts.stream().filter(p -> p.meta().isShared()).forEach(p -> change.release(p.meta().extents()));
+        List<ExtentRefs.Freed> freed;
+        try (MetadataStore.Batch batch = metadata.batch()) {
+            parts.forEach(p -> batch.deleteUploadEntry(partKey(uploadId, p.number())));
+            batch.deleteUploadEntry(uploadId);
+            freed = store.refs().commit(batch, change);
+        }
+        store.free(freed);
+        for (Part part : parts) {
+            if (!part.meta().isShared()) {
+                deleteQuietly(directory.uploadPartFile(uploadId, part.meta().fileId()));
+                store.release(part.meta().size());
             }
-            store.release(part.meta().size());
         }
-        metadata.deleteUploadEntry(uploadId);
-        try {
-            Files.deleteIfExists(directory.uploads().resolve(uploadId));
-        } catch (IOException e) {
-            // left for the startup validation
-        }
+        deleteQuietly(directory.uploads().resolve(uploadId));
     }
 
     private static String partKey(String uploadId, int number) {

@@ -6,8 +6,10 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -22,16 +24,29 @@ import java.util.Objects;
  * @param contentType Content-Type given at PUT ({@code application/octet-stream} by default)
  * @param userMetadata {@code x-amz-meta-*} headers, names lower-case without the prefix
  * @param inline the body itself when it is small enough to live in the index entry (no body file), else null
+ * @param extents the body as runs of shared body files (an object made by a copy), or null when the body is the
+ *        whole file {@code fileId}; {@code fileId} is then only the version's unique id and names no file, and
+ *        {@code crc32c} is the body's when it is known (a whole-object copy), else 0: every body file's own
+ *        CRC32C is kept with its reference count
  */
 public record ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
-        Map<String, String> userMetadata, byte[] inline) {
+        Map<String, String> userMetadata, byte[] inline, List<Extent> extents) {
 
     private static final byte FORMAT_V1 = 1;
     /** V1 plus the inline body (length -1 when the body is in a file). */
     private static final byte FORMAT_V2 = 2;
+    /** V2 plus the extents (count -1 when the body is the file {@code fileId}). */
+    private static final byte FORMAT_V3 = 3;
 
     public ObjectMeta {
         userMetadata = Map.copyOf(userMetadata);
+        extents = extents == null ? null : List.copyOf(extents);
+    }
+
+    /** Metadata of a body kept in a file or inline. */
+    public ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
+            Map<String, String> userMetadata, byte[] inline) {
+        this(fileId, size, etag, crc32c, lastModified, contentType, userMetadata, inline, null);
     }
 
     /** Metadata of a body kept in a file. */
@@ -45,29 +60,50 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
         return inline != null;
     }
 
+    /** Whether the body is made of shared extents (a copy) rather than one file of its own. */
+    public boolean isShared() {
+        return extents != null;
+    }
+
+    /** The body as extents, in order: none when inline, the whole file {@code fileId}, or the shared extents. */
+    public List<Extent> bodyExtents() {
+        if (extents != null) {
+            return extents;
+        }
+        return isInline() ? List.of() : List.of(new Extent(fileId, 0, size));
+    }
+
+    /** The same object under other metadata (a copy with REPLACE, or a new version id). */
+    ObjectMeta with(String newFileId, long modified, String newContentType, Map<String, String> newUserMetadata) {
+        return new ObjectMeta(newFileId, size, etag, crc32c, modified, newContentType, newUserMetadata, inline,
+                bodyExtents().isEmpty() ? null : bodyExtents());
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ObjectMeta m && fileId.equals(m.fileId) && size == m.size && etag.equals(m.etag)
                 && crc32c == m.crc32c && lastModified == m.lastModified && contentType.equals(m.contentType)
-                && userMetadata.equals(m.userMetadata) && Arrays.equals(inline, m.inline);
+                && userMetadata.equals(m.userMetadata) && Arrays.equals(inline, m.inline)
+                && Objects.equals(extents, m.extents);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(fileId, size, etag, crc32c, lastModified, contentType, userMetadata)
+        return Objects.hash(fileId, size, etag, crc32c, lastModified, contentType, userMetadata, extents)
                 + 31 * Arrays.hashCode(inline);
     }
 
     @Override
     public String toString() {
-        return "ObjectMeta[fileId=" + fileId + ", size=" + size + ", etag=" + etag + ", inline=" + isInline() + "]";
+        return "ObjectMeta[fileId=" + fileId + ", size=" + size + ", etag=" + etag + ", inline=" + isInline()
+                + (extents == null ? "" : ", extents=" + extents) + "]";
     }
 
     /** The value bytes stored in RocksDB. */
     byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT_V2);
+            out.writeByte(FORMAT_V3);
             out.writeUTF(fileId);
             out.writeLong(size);
             out.writeUTF(etag);
@@ -83,6 +119,14 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
             if (inline != null) {
                 out.write(inline);
             }
+            out.writeInt(extents == null ? -1 : extents.size());
+            if (extents != null) {
+                for (Extent e : extents) {
+                    out.writeUTF(e.fileId());
+                    out.writeLong(e.offset());
+                    out.writeLong(e.length());
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("in-memory stream", e);
         }
@@ -93,7 +137,7 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
     static ObjectMeta decode(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             byte format = in.readByte();
-            if (format != FORMAT_V1 && format != FORMAT_V2) {
+            if (format < FORMAT_V1 || format > FORMAT_V3) {
                 throw new IOException("unknown object metadata format " + format);
             }
             String fileId = in.readUTF();
@@ -108,7 +152,7 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
                 meta.put(in.readUTF(), in.readUTF());
             }
             byte[] inline = null;
-            if (format == FORMAT_V2) {
+            if (format >= FORMAT_V2) {
                 int length = in.readInt();
                 if (length >= 0) {
                     inline = in.readNBytes(length);
@@ -117,10 +161,23 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
                     }
                 }
             }
-            return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, meta, inline);
-        } catch (IOException e) {
+            List<Extent> extents = format >= FORMAT_V3 ? readExtents(in) : null;
+            return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, meta, inline, extents);
+        } catch (IOException | IllegalArgumentException e) {
             throw new CorruptMetadataException("unreadable object metadata: " + e.getMessage(), e);
         }
+    }
+
+    private static List<Extent> readExtents(DataInputStream in) throws IOException {
+        int count = in.readInt();
+        if (count < 0) {
+            return null;
+        }
+        List<Extent> extents = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            extents.add(new Extent(in.readUTF(), in.readLong(), in.readLong()));
+        }
+        return extents;
     }
 
     /** An index entry that cannot be decoded; startup validation drops it. */

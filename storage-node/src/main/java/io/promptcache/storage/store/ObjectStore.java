@@ -5,10 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +44,11 @@ public final class ObjectStore implements AutoCloseable {
     private final Boolean previousShutdownClean;
     private final ValidationReport validation;
     private final MultipartUploads multipart;
-    /** Committed bytes plus bytes reserved by uploads in progress. */
+    private final ExtentRefs refs;
+    /** Physical bytes: body files (each once, however many objects share it), inline bodies, parts, reservations. */
     private final AtomicLong allocatedBytes = new AtomicLong();
+    /** Logical bytes: the sum of the objects' sizes (shared bytes counted once per object). */
+    private final AtomicLong logicalBytes = new AtomicLong();
     private final AtomicLong objectCount = new AtomicLong();
     private final Object[] commitLocks = new Object[COMMIT_STRIPES];
     /** Commits hold it shared, DeleteBucket exclusively: no object lands in a bucket being deleted. */
@@ -60,13 +66,15 @@ public final class ObjectStore implements AutoCloseable {
             commitLocks[i] = new Object();
         }
         this.multipart = new MultipartUploads(this, metadata, directory);
+        this.refs = new ExtentRefs(metadata);
         try {
-            this.validation = new StartupValidator(directory, metadata, multipart).run();
+            this.validation = new StartupValidator(directory, metadata, multipart, refs).run();
         } catch (RuntimeException e) {
             metadata.close();
             throw e;
         }
         allocatedBytes.set(validation.bytes());
+        logicalBytes.set(validation.logicalBytes());
         objectCount.set(validation.objects());
         this.tiers = new Tiers(options, directory, (bucket, key, fileId) -> dropIfCurrent(bucket, key, fileId));
         this.stats = new TierStats(tiers);
@@ -118,9 +126,22 @@ public final class ObjectStore implements AutoCloseable {
         return capacityBytes;
     }
 
-    /** Bytes of committed objects plus bytes reserved by uploads in progress. */
+    /**
+     * Physical bytes: committed bodies (a body file shared by several objects counts once), parts of uploads in
+     * progress, and bytes reserved by uploads in progress. Capacity is checked against it.
+     */
     public long usedBytes() {
         return allocatedBytes.get();
+    }
+
+    /** Logical bytes: the sum of the committed objects' sizes (what they would cost without sharing). */
+    public long logicalBytes() {
+        return logicalBytes.get();
+    }
+
+    /** Body files held by at least one object or copied part. */
+    public int bodyFileCount() {
+        return refs.fileCount();
     }
 
     public long objectCount() {
@@ -188,16 +209,34 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     /**
-     * Where to read an object's body: RAM (a retained view the caller releases) or its file (range GETs use it with
-     * sendfile). Null if the object was replaced or deleted since {@code meta} was read (the caller reads it again).
-     * A body found nowhere is a stale entry: it is dropped and the GET is {@code NoSuchKey}. With verify-on-read, a
-     * file whose CRC32C differs from the metadata is dropped too (500, the object is gone).
+     * Where to read bytes {@code [offset, offset + length)} of an object's body: one segment per extent it covers,
+     * each in RAM (a retained view the caller releases) or in its file (range GETs use it with sendfile). Null if the
+     * object was replaced or deleted since {@code meta} was read (the caller reads it again). A body file found
+     * nowhere makes the entry stale: it is dropped and the GET is {@code NoSuchKey}. With verify-on-read, a file
+     * whose CRC32C differs from what was stored is dropped too (500, the object is gone).
      */
-    public ObjectBody openBody(String bucket, String key, ObjectMeta meta) {
+    public List<BodySegment> openRange(String bucket, String key, ObjectMeta meta, long offset, long length) {
         if (meta.isInline()) {
-            return ObjectBody.inRam(Unpooled.wrappedBuffer(meta.inline()));
+            return List.of(new BodySegment(ObjectBody.inRam(Unpooled.wrappedBuffer(meta.inline())), offset, length));
         }
-        ObjectBody body = tiers.open(meta.fileId());
+        List<BodySegment> segments = new ArrayList<>();
+        for (Extent extent : Extent.slice(meta.bodyExtents(), offset, length)) {
+            ObjectBody body = tiers.open(extent.fileId());
+            if (body == null || (body.file() != null && options.verifyOnRead() && !verified(body.file(), extent))) {
+                segments.forEach(BodySegment::release);
+                return failedRead(bucket, key, meta, body);
+            }
+            segments.add(new BodySegment(body, extent.offset(), extent.length()));
+        }
+        return segments;
+    }
+
+    private boolean verified(Path file, Extent extent) {
+        ExtentRefs.FileEntry entry = refs.get(extent.fileId());
+        return entry != null && StartupValidator.hasChecksum(file, entry.size(), entry.crc32c());
+    }
+
+    private List<BodySegment> failedRead(String bucket, String key, ObjectMeta meta, ObjectBody body) {
         if (body == null) {
             if (!dropIfCurrent(bucket, key, meta.fileId())) {
                 return null;
@@ -205,13 +244,10 @@ public final class ObjectStore implements AutoCloseable {
             throw new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
                     + " (its body was lost; the entry has been removed)");
         }
-        if (body.file() != null && options.verifyOnRead() && !StartupValidator.hasChecksum(body.file(), meta)) {
-            stats.corruptOnRead.increment();
-            dropIfCurrent(bucket, key, meta.fileId());
-            throw new S3Exception(S3ErrorCode.INTERNAL_ERROR, "The stored body of " + key
-                    + " failed its CRC32C check and was removed. Store the object again.");
-        }
-        return body;
+        stats.corruptOnRead.increment();
+        dropIfCurrent(bucket, key, meta.fileId());
+        throw new S3Exception(S3ErrorCode.INTERNAL_ERROR, "The stored body of " + key
+                + " failed its CRC32C check and was removed. Store the object again.");
     }
 
     /** Deletes an object; idempotent (no error if absent). {@code NoSuchBucket} if the bucket is missing. */
@@ -222,9 +258,30 @@ public final class ObjectStore implements AutoCloseable {
             if (existing.isEmpty()) {
                 return;
             }
-            metadata.deleteObject(bucket, key);
-            removeBody(existing.get());
+            remove(bucket, key, existing.get());
         }
+    }
+
+    /**
+     * CopyObject: {@code dstBucket/dstKey} becomes a new object sharing the source's body files (no byte is copied
+     * or counted again; an inline source's bytes are copied, they are small).
+     *
+     * @param contentType Content-Type of the copy, or null to keep the source's
+     * @param userMetadata user metadata of the copy, or null to keep the source's
+     */
+    public ObjectMeta copy(ObjectMeta source, String dstBucket, String dstKey, String contentType,
+            Map<String, String> userMetadata) {
+        bucketCreated(dstBucket);
+        Names.checkKey(dstKey);
+        ObjectMeta copy = source.with(DataDirectory.newFileId(), System.currentTimeMillis(),
+                contentType == null ? source.contentType() : contentType,
+                userMetadata == null ? source.userMetadata() : userMetadata);
+        long physical = copy.isInline() ? copy.size() : 0;
+        reserve(physical);
+        ExtentRefs.Change change = new ExtentRefs.Change().retain(copy.bodyExtents());
+        install(dstBucket, dstKey, new Install(copy, change, batch -> {
+        }, physical, physical), () -> release(physical));
+        return copy;
     }
 
     /** Lists a bucket's keys (S3 ListObjectsV2 semantics). */
@@ -241,6 +298,10 @@ public final class ObjectStore implements AutoCloseable {
 
     Tiers tiers() {
         return tiers;
+    }
+
+    ExtentRefs refs() {
+        return refs;
     }
 
     /** Reserves capacity or refuses with {@code InsufficientStorage}. */
@@ -300,25 +361,106 @@ public final class ObjectStore implements AutoCloseable {
         }
     }
 
+    /**
+     * A new version of an object, ready to be indexed.
+     *
+     * @param meta the object's entry
+     * @param change the references the entry adds (its new body files, the shared ones it retains) and any others
+     *        that change with it
+     * @param extra further record changes written in the same batch
+     * @param physicalBytes bytes the new version adds on this node (its new body files or inline body)
+     * @param reservedBytes capacity reserved for it, released now
+     */
+    record Install(ObjectMeta meta, ExtentRefs.Change change, Consumer<MetadataStore.Batch> extra, long physicalBytes,
+            long reservedBytes) {
+    }
+
+    /** Writes a PUT's entry; a failure forgets its body, whose upload then aborts and releases the reservation. */
     private void commitEntry(String bucket, String key, ObjectMeta meta, long reservedBytes, Path target)
             throws IOException {
+        ExtentRefs.Change change = new ExtentRefs.Change();
+        if (!meta.isInline()) {
+            change.add(meta.fileId(), meta.size(), meta.crc32c());
+        }
+        try {
+            commitEntry(bucket, key, new Install(meta, change, batch -> {
+            }, meta.size(), reservedBytes), () -> tiers.forget(meta.fileId()));
+        } catch (RuntimeException e) {
+            Files.deleteIfExists(target);
+            throw e;
+        }
+    }
+
+    /** Indexes a new version of {@code bucket/key} (see {@link #commitEntry(String, String, Install, Runnable)}). */
+    void install(String bucket, String key, Install install, Runnable undo) {
+        bucketLifecycle.readLock().lock();
+        try {
+            commitEntry(bucket, key, install, undo);
+        } finally {
+            bucketLifecycle.readLock().unlock();
+        }
+    }
+
+    /**
+     * Indexes a new version of {@code bucket/key} in one batch with its references, releasing the replaced
+     * version's; runs {@code undo} if nothing was written. The caller holds the bucket lifecycle's read lock.
+     */
+    private void commitEntry(String bucket, String key, Install install, Runnable undo) {
         synchronized (commitLock(bucket, key)) {
             Optional<ObjectMeta> replaced;
-            try {
+            List<ExtentRefs.Freed> freed;
+            try (MetadataStore.Batch batch = metadata.batch()) {
                 if (metadata.bucketCreated(bucket).isEmpty()) {
                     throw noSuchBucket(bucket);
                 }
                 replaced = metadata.getObject(bucket, key);
-                metadata.putObject(bucket, key, meta);
+                batch.putObject(bucket, key, install.meta());
+                install.extra().accept(batch);
+                replaced.ifPresent(r -> install.change().release(r.bodyExtents()));
+                freed = refs.commit(batch, install.change());
             } catch (RuntimeException e) {
-                // the upload's abort releases the reservation
-                tiers.forget(meta.fileId());
-                Files.deleteIfExists(target);
+                undo.run();
                 throw e;
             }
-            allocatedBytes.addAndGet(meta.size() - reservedBytes);
+            allocatedBytes.addAndGet(install.physicalBytes() - install.reservedBytes());
+            logicalBytes.addAndGet(install.meta().size());
             objectCount.incrementAndGet();
-            replaced.ifPresent(this::removeBody);
+            replaced.ifPresent(this::forgetCounts);
+            free(freed);
+        }
+    }
+
+    /** Removes the entry and its references in one batch, then the body files nothing holds any more. */
+    private void remove(String bucket, String key, ObjectMeta meta) {
+        List<ExtentRefs.Freed> freed;
+        try (MetadataStore.Batch batch = metadata.batch()) {
+            batch.deleteObject(bucket, key);
+            freed = refs.commit(batch, new ExtentRefs.Change().release(meta.bodyExtents()));
+        }
+        // its body files leave the tiers only once nothing holds them (free): a copy may still read them
+        forgetCounts(meta);
+        free(freed);
+    }
+
+    private void forgetCounts(ObjectMeta removed) {
+        if (removed.isInline()) {
+            allocatedBytes.addAndGet(-removed.size());
+        }
+        logicalBytes.addAndGet(-removed.size());
+        objectCount.decrementAndGet();
+    }
+
+    /** Deletes body files whose last reference went (a crash before leaves orphans for startup validation). */
+    void free(List<ExtentRefs.Freed> freed) {
+        for (ExtentRefs.Freed file : freed) {
+            tiers.forget(file.fileId());
+            try {
+                Files.deleteIfExists(directory.objectFile(file.fileId()));
+            } catch (IOException e) {
+                // the startup validation removes it as an orphan
+                LOG.warn("Could not delete body file {}: {}", file.fileId(), e.toString());
+            }
+            allocatedBytes.addAndGet(-file.size());
         }
     }
 
@@ -333,25 +475,12 @@ public final class ObjectStore implements AutoCloseable {
             if (current.isEmpty() || !current.get().fileId().equals(fileId)) {
                 return false;
             }
-            metadata.deleteObject(bucket, key);
-            removeBody(current.get());
+            remove(bucket, key, current.get());
             stats.staleCleaned.increment();
             LOG.warn("Stale entry cleaned: {}/{} (body {} is neither in RAM nor on disk, or is corrupt)", bucket, key,
                     fileId);
             return true;
         }
-    }
-
-    private void removeBody(ObjectMeta meta) {
-        tiers.forget(meta.fileId());
-        try {
-            Files.deleteIfExists(directory.objectFile(meta.fileId()));
-        } catch (IOException e) {
-            // the startup validation removes it as an orphan
-            LOG.warn("Could not delete body file {}: {}", meta.fileId(), e.toString());
-        }
-        allocatedBytes.addAndGet(-meta.size());
-        objectCount.decrementAndGet();
     }
 
     private Object commitLock(String bucket, String key) {

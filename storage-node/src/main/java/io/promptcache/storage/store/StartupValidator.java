@@ -7,7 +7,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -17,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Seed 004's {@code validate_index}, run before the node serves: removes partial bodies, drops index entries
- * whose body is missing, has the wrong size or cannot be decoded, and deletes body files no entry points to.
- * Afterwards every index entry has its complete body and every body file has its entry.
+ * whose body files are missing, have the wrong size or cannot be decoded, recounts the references of every body
+ * file from the object and part records and repairs the stored counts where they differ, and deletes body files no
+ * record holds. Afterwards every index entry has its complete body and every body file has its holders.
  */
 final class StartupValidator {
 
@@ -27,20 +30,34 @@ final class StartupValidator {
     private final DataDirectory directory;
     private final MetadataStore metadata;
     private final MultipartUploads multipart;
+    private final ExtentRefs refs;
+    /** The stored counts, as read before validation. */
+    private final Map<String, ExtentRefs.FileEntry> stored = new HashMap<>();
+    /** The counts the records imply. */
+    private final Map<String, ExtentRefs.FileEntry> counted = new HashMap<>();
+    /** Size on disk of each file looked at (-1: missing). */
+    private final Map<String, Long> sizes = new HashMap<>();
 
-    StartupValidator(DataDirectory directory, MetadataStore metadata, MultipartUploads multipart) {
+    StartupValidator(DataDirectory directory, MetadataStore metadata, MultipartUploads multipart, ExtentRefs refs) {
         this.directory = directory;
         this.metadata = metadata;
         this.multipart = multipart;
+        this.refs = refs;
     }
 
     ValidationReport run() {
         long start = System.nanoTime();
         long temp = deleteAll(directory.tmp());
-        Set<String> referenced = new HashSet<>();
+        metadata.scanFiles((fileId, value) -> {
+            try {
+                stored.put(fileId, ExtentRefs.FileEntry.decode(value));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Unreadable reference count of body file {}: recounted", fileId);
+            }
+        });
         long[] missing = {0};
         long[] corrupt = {0};
-        long[] kept = {0, 0};
+        long[] kept = {0, 0, 0};
         metadata.scanAll((bucket, key, value) -> {
             ObjectMeta meta;
             try {
@@ -51,27 +68,88 @@ final class StartupValidator {
                 corrupt[0]++;
                 return;
             }
-            Path body = directory.objectFile(meta.fileId());
-            if (!meta.isInline() && !hasSize(body, meta.size())) {
-                LOG.warn("Dropping index entry {}/{}: body {} missing or truncated", bucket, key, meta.fileId());
+            if (!hold(meta)) {
+                LOG.warn("Dropping index entry {}/{}: a body file of {} is missing or truncated", bucket, key,
+                        meta.bodyExtents());
                 metadata.deleteObject(bucket, key);
                 missing[0]++;
                 return;
             }
-            referenced.add(meta.fileId());
             kept[0]++;
             kept[1] += meta.size();
+            kept[2] += meta.isInline() ? meta.size() : 0;
         });
-        long orphans = deleteOrphans(referenced);
-        MultipartUploads.PartScan parts = multipart.validate();
-        orphans += deleteOrphanParts(parts.files());
-        ValidationReport report = new ValidationReport(temp, orphans, missing[0], corrupt[0], kept[0],
-                kept[1] + parts.bytes(), (System.nanoTime() - start) / 1_000_000);
-        LOG.info("Startup validation: {} objects ({} bytes) kept; cleaned {} temp files, {} orphan files, "
-                + "{} entries with missing bodies, {} corrupt entries in {} ms", report.objects(), report.bytes(),
+        MultipartUploads.PartScan parts = multipart.validate(this);
+        long repaired = repairCounts();
+        long orphans = deleteOrphans(counted.keySet()) + deleteOrphanParts(parts.files());
+        long fileBytes = counted.values().stream().mapToLong(ExtentRefs.FileEntry::size).sum();
+        refs.load(counted);
+        ValidationReport report = new ValidationReport(temp, orphans, missing[0], corrupt[0], repaired, kept[0],
+                fileBytes + kept[2] + parts.bytes(), kept[1], (System.nanoTime() - start) / 1_000_000);
+        LOG.info("Startup validation: {} objects ({} bytes, {} physical in {} body files) kept; cleaned {} temp files,"
+                + " {} orphan files, {} entries with missing bodies, {} corrupt entries; repaired {} reference counts"
+                + " in {} ms", report.objects(), report.logicalBytes(), report.bytes(), counted.size(),
                 report.tempFilesCleaned(), report.orphanFilesCleaned(), report.missingEntriesCleaned(),
-                report.corruptEntriesCleaned(), report.millis());
+                report.corruptEntriesCleaned(), report.refsRepaired(), report.millis());
         return report;
+    }
+
+    /**
+     * Counts one holder (an object or a copied part) of the files its extents name, if every one of them is there
+     * with its full size; false (nothing counted) otherwise. A file's size and CRC32C come from its stored count, or
+     * for an entry written before shared bodies existed, from the entry itself.
+     */
+    boolean hold(ObjectMeta meta) {
+        List<Extent> extents = meta.bodyExtents();
+        Map<String, ExtentRefs.FileEntry> found = new HashMap<>();
+        for (Extent e : extents) {
+            ExtentRefs.FileEntry entry = counted.getOrDefault(e.fileId(), stored.get(e.fileId()));
+            if (entry == null && !meta.isShared()) {
+                entry = new ExtentRefs.FileEntry(meta.size(), meta.crc32c(), 0);
+            }
+            if (entry == null || e.end() > entry.size() || sizeOnDisk(e.fileId()) != entry.size()) {
+                return false;
+            }
+            found.put(e.fileId(), entry);
+        }
+        found.forEach((fileId, entry) -> counted.merge(fileId, new ExtentRefs.FileEntry(entry.size(),
+                entry.crc32c(), 1), (a, b) -> new ExtentRefs.FileEntry(a.size(), a.crc32c(), a.refs() + 1)));
+        return true;
+    }
+
+    private long sizeOnDisk(String fileId) {
+        return sizes.computeIfAbsent(fileId, id -> {
+            try {
+                Path file = directory.objectFile(id);
+                return Files.isRegularFile(file) ? Files.size(file) : -1L;
+            } catch (IOException | IllegalArgumentException e) {
+                return -1L;
+            }
+        });
+    }
+
+    /** Writes the counts the records imply where the stored ones differ, in one batch. */
+    private long repairCounts() {
+        long repaired = 0;
+        try (MetadataStore.Batch batch = metadata.batch()) {
+            for (Map.Entry<String, ExtentRefs.FileEntry> e : counted.entrySet()) {
+                if (!e.getValue().equals(stored.get(e.getKey()))) {
+                    batch.putFile(e.getKey(), e.getValue().encode());
+                    repaired += stored.containsKey(e.getKey()) ? 1 : 0;
+                }
+            }
+            for (String fileId : stored.keySet()) {
+                if (!counted.containsKey(fileId)) {
+                    batch.deleteFile(fileId);
+                    repaired++;
+                }
+            }
+            metadata.write(batch);
+        }
+        if (repaired > 0) {
+            LOG.warn("Startup validation repaired {} reference counts of body files", repaired);
+        }
+        return repaired;
     }
 
     static boolean hasSize(Path body, long size) {
@@ -82,8 +160,8 @@ final class StartupValidator {
         }
     }
 
-    /** Whether the file holds the body's bytes: its size and CRC32C match the metadata. */
-    static boolean hasChecksum(Path body, ObjectMeta meta) {
+    /** Whether the file holds the body's bytes: its size and CRC32C are the ones stored. */
+    static boolean hasChecksum(Path body, long expectedSize, int expectedCrc32c) {
         CRC32C crc = new CRC32C();
         // a heap buffer: with verify-on-read this runs per GET, where a fresh direct buffer each time would churn
         ByteBuffer buffer = ByteBuffer.allocate(256 << 10);
@@ -97,7 +175,7 @@ final class StartupValidator {
         } catch (IOException e) {
             return false;
         }
-        return size == meta.size() && (int) crc.getValue() == meta.crc32c();
+        return size == expectedSize && (int) crc.getValue() == expectedCrc32c;
     }
 
     private long deleteOrphans(Set<String> referenced) {

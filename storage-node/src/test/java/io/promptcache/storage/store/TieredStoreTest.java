@@ -200,7 +200,7 @@ class TieredStoreTest {
         ObjectMeta before = store.head("kv-b", "k");
         put("k", 100 * KIB, 2);
         // Then: the old body is gone but nothing is lost: the reader is told to read again
-        assertThat(store.openBody("kv-b", "k", before)).isNull();
+        assertThat(store.openRange("kv-b", "k", before, 0, before.size())).isNull();
         assertThat(store.tierStats().staleEntriesCleaned()).isZero();
         assertThat(read("k")).isEqualTo(bytes(100 * KIB, 2));
     }
@@ -220,23 +220,14 @@ class TieredStoreTest {
     }
 
     private byte[] read(String key) throws IOException {
-        ObjectBody body = store.openBody("kv-b", key, store.head("kv-b", key));
-        if (body.ram() != null) {
-            byte[] bytes = new byte[body.ram().readableBytes()];
-            body.ram().getBytes(body.ram().readerIndex(), bytes);
-            body.ram().release();
-            return bytes;
-        }
-        return Files.readAllBytes(body.file());
+        return Bodies.read(store, "kv-b", key);
     }
 
     private boolean fromRam(String key) {
-        ObjectBody body = store.openBody("kv-b", key, store.head("kv-b", key));
-        if (body.ram() != null) {
-            body.ram().release();
-            return true;
-        }
-        return false;
+        ObjectMeta meta = store.head("kv-b", key);
+        BodySegment only = store.openRange("kv-b", key, meta, 0, meta.size()).get(0);
+        only.release();
+        return only.body().ram() != null;
     }
 
     private Path bodyFile(String key) {

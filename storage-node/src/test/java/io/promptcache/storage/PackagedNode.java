@@ -1,0 +1,88 @@
+package io.promptcache.storage;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The packaged node as its own process on a data directory, with persistent durability, for crash tests. */
+final class PackagedNode implements AutoCloseable {
+
+    private static final Path APP = Path.of("target/quarkus-app/quarkus-run.jar");
+
+    private final Path data;
+    private final int port;
+    private Process process;
+
+    PackagedNode(Path data) throws IOException {
+        this.data = data;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            this.port = socket.getLocalPort();
+        }
+    }
+
+    int port() {
+        return port;
+    }
+
+    String endpoint() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** Starts the node and waits until it is ready (startup validation done). */
+    void start() throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        process = new ProcessBuilder(java, "-Xmx512m", "-Dquarkus.http.port=" + port,
+                "-Dquarkus.http.host=127.0.0.1", "-Dpromptcache.storage.data-dir=" + data,
+                "-Dpromptcache.storage.durability=persistent", "-Dkafka.bootstrap.servers=127.0.0.1:1",
+                "-Dquarkus.log.level=WARN", "-jar", APP.toString())
+                .redirectErrorStream(true).redirectOutput(data.resolveSibling(data.getFileName() + ".log").toFile())
+                .start();
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> get("/q/health/ready") != null);
+    }
+
+    /** SIGKILL: no shutdown hook runs. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** A number from the readiness data. */
+    long readiness(String field) throws IOException {
+        String json = new String(get("/q/health/ready"), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*(\\d+)").matcher(json);
+        assertThat(m.find()).as(field + " in " + json).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    /** The body of a 200 GET, or null. */
+    byte[] get(String path) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) URI.create(endpoint() + path).toURL().openConnection();
+        c.setConnectTimeout(5_000);
+        c.setReadTimeout(30_000);
+        if (c.getResponseCode() != 200) {
+            c.disconnect();
+            return null;
+        }
+        try (InputStream in = c.getInputStream()) {
+            return in.readAllBytes();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null) {
+            process.destroyForcibly();
+        }
+    }
+}
