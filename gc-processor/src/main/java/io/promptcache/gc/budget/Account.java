@@ -1,11 +1,13 @@
 package io.promptcache.gc.budget;
 
+import java.util.Collection;
 import java.util.TreeSet;
 
 /**
  * The bytes one budget scope holds (a node, a tenant, the cluster) and its evictable objects in eviction order.
  * {@code held} counts every copy not yet deleted (LIVE and TOMBSTONED: what the disks really carry); {@code live}
- * only the LIVE ones (what remains once pending deletes are done).
+ * only the LIVE ones (what remains once pending deletes are done). Both are physical: bytes that continuation
+ * objects share count once ({@link Pieces}).
  */
 final class Account {
 
@@ -15,23 +17,21 @@ final class Account {
     private long live;
     private long objects;
 
-    void add(long bytes, boolean isLive, Victim victim) {
-        held += bytes;
+    /** An object joins the scope, its pieces adding {@code change} to the scope's bytes. */
+    void add(Pieces.Change change, Victim victim) {
+        held += change.held();
+        live += change.live();
         objects++;
-        if (isLive) {
-            live += bytes;
-        }
         if (victim != null) {
             victims.add(victim);
         }
     }
 
-    void remove(long bytes, boolean isLive, Victim victim) {
-        held -= bytes;
+    /** An object leaves the scope, its pieces taking {@code change} from the scope's bytes. */
+    void remove(Pieces.Change change, Victim victim) {
+        held -= change.held();
+        live -= change.live();
         objects--;
-        if (isLive) {
-            live -= bytes;
-        }
         if (victim != null) {
             victims.remove(victim);
         }
@@ -57,12 +57,8 @@ final class Account {
         return objects == 0;
     }
 
-    /** The next victim, or null if none is left. */
-    Victim first() {
-        return victims.isEmpty() ? null : victims.first();
-    }
-
-    Iterable<Victim> victims() {
+    /** The evictable objects, in eviction order. */
+    Collection<Victim> victims() {
         return victims;
     }
 }

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import io.promptcache.gc.storage.NodeLiveness;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.TombstoneReason;
 
@@ -19,7 +20,10 @@ import io.promptcache.schema.proto.TombstoneReason;
  * <p>
  * An object counts once per copy (per node in its record) in every scope, LIVE or TOMBSTONED, until it is removed
  * (its record nulled after the delete). Tombstoned bytes stay held through the grace window, so they never count
- * as reclaimed early and are never reclaimed twice.
+ * as reclaimed early and are never reclaimed twice. Bytes are physical: a continuation object shares its parent's
+ * pieces on the node ({@link Pieces}), so shared bytes count once and are freed with the last object holding them.
+ * Victims that would free nothing are skipped, unless superseded (no lookup can return them: they go first, free
+ * their record and nothing else, and their bytes go with the last continuation that shares them).
  *
  * <p>
  * A tombstone frees its bytes only one <em>horizon</em> later (grace + delete lag + plan interval, plus the lag with
@@ -40,6 +44,7 @@ public final class BudgetBook {
     private final Map<String, Account> tenants = new HashMap<>();
     private final Account global = new Account();
     private final TreeSet<Victim> byAge = new TreeSet<>(Victim.AGE_ORDER);
+    private final Pieces pieces = new Pieces();
     private boolean planned;
     private long lastPlan;
 
@@ -76,13 +81,14 @@ public final class BudgetBook {
 
     private void account(ObjectId id, GcObject object, boolean add) {
         Victim victim = object.evictable() ? Victim.of(id, object) : null;
-        long bytes = object.bytes();
+        Pieces.Change change = pieces.hold(id.toString(), object.record(), object.live(), add);
         int copies = object.record().getNodesCount();
+        Pieces.Change all = new Pieces.Change(change.held() * copies, change.live() * copies);
         for (String node : object.record().getNodesList()) {
-            apply(nodes, node, bytes, object.live(), victim, add);
+            apply(nodes, node, change, victim, add);
         }
-        apply(tenants, object.record().getTenantId(), bytes * copies, object.live(), victim, add);
-        apply(global, bytes * copies, object.live(), victim, add);
+        apply(tenants, object.record().getTenantId(), all, victim, add);
+        apply(global, all, victim, add);
         if (victim != null) {
             if (add) {
                 byAge.add(victim);
@@ -93,23 +99,23 @@ public final class BudgetBook {
     }
 
     private void arrived(GcObject object) {
-        long bytes = object.bytes();
+        long bytes = SharedBytes.ownBytes(object.record());
         int copies = object.record().getNodesCount();
         object.record().getNodesList().forEach(node -> nodes.get(node).inflow().arrived(bytes));
         tenants.get(object.record().getTenantId()).inflow().arrived(bytes * copies);
         global.inflow().arrived(bytes * copies);
     }
 
-    private static void apply(Map<String, Account> scope, String name, long bytes, boolean live, Victim victim,
+    private static void apply(Map<String, Account> scope, String name, Pieces.Change change, Victim victim,
             boolean add) {
-        apply(scope.computeIfAbsent(name, n -> new Account()), bytes, live, victim, add);
+        apply(scope.computeIfAbsent(name, n -> new Account()), change, victim, add);
     }
 
-    private static void apply(Account account, long bytes, boolean live, Victim victim, boolean add) {
+    private static void apply(Account account, Pieces.Change change, Victim victim, boolean add) {
         if (add) {
-            account.add(bytes, live, victim);
+            account.add(change, victim);
         } else {
-            account.remove(bytes, live, victim);
+            account.remove(change, victim);
         }
     }
 
@@ -128,7 +134,10 @@ public final class BudgetBook {
         List<Eviction> plan = new ArrayList<>();
         for (String node : List.copyOf(nodes.keySet())) {
             if (policy.liveness().of(heartbeats.get(node), now) == NodeLiveness.Verdict.LOST) {
-                drain(nodes.get(node), 0, TombstoneReason.TOMBSTONE_REASON_NODE_LOST, plan);
+                Account lost = nodes.get(node);
+                for (Victim victim : List.copyOf(lost.victims())) {
+                    retire(victim.id(), TombstoneReason.TOMBSTONE_REASON_NODE_LOST, plan);
+                }
             }
         }
         if (policy.ttlMs() > 0) {
@@ -170,15 +179,27 @@ public final class BudgetBook {
         drain(account, Math.max(0, Math.min((long) (policy.lowWatermark() * limit), high - inflow)), reason, plan);
     }
 
-    /** Retires the account's victims in order until its live bytes are at most {@code target}. */
+    /**
+     * Retires the account's victims in order until its live bytes are at most {@code target}, skipping those that
+     * would free nothing (their pieces are shared with other LIVE objects) unless they are superseded.
+     */
     private void drain(Account account, long target, TombstoneReason reason, List<Eviction> plan) {
         while (account != null && account.live() > target) {
-            Victim next = account.first();
+            Victim next = nextFreeing(account);
             if (next == null) {
-                return; // only pinned objects left
+                return; // only pinned objects, or objects whose bytes others still use, are left
             }
             retire(next.id(), reason, plan);
         }
+    }
+
+    private Victim nextFreeing(Account account) {
+        for (Victim victim : account.victims()) {
+            if (victim.superseded() || pieces.freedBy(victim.id().toString(), objects.get(victim.id()).record()) > 0) {
+                return victim;
+            }
+        }
+        return null;
     }
 
     private void retire(ObjectId id, TombstoneReason reason, List<Eviction> plan) {

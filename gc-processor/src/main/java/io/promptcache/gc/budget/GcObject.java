@@ -22,11 +22,6 @@ public record GcObject(ObjectRecord record, long lastAccessMs, boolean supersede
         return live() && !record.getPinned();
     }
 
-    /** Bytes of one copy. */
-    public long bytes() {
-        return record.getTotalBytes();
-    }
-
     /** Last use: the latest access, or the creation if it was never accessed. */
     public long lastUsedMs() {
         return Math.max(lastAccessMs, record.getCreatedAtMs());

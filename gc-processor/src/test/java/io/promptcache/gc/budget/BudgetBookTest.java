@@ -291,6 +291,64 @@ class BudgetBookTest {
         return peak;
     }
 
+    @Test
+    void shouldCountSharedBytesOnceAndFreeThemWithTheirLastHolder() {
+        // Given: a conversation on one node - turn 1 (300 bytes), turn 2 sharing all of it plus 100 new bytes (turn 1
+        // is superseded: turn 2 advertises all its prefixes), an unrelated older object of 300 bytes
+        ObjectId old = put(object("n1", 300, 0, NOW - 10_000));
+        ObjectRecord turn1Record = object("n1", 300, 0, NOW - 5000);
+        ObjectId turn1 = put(turn1Record, true);
+        ObjectId turn2 = put(continuation(turn1, turn1Record, 300, 400, NOW - 1000));
+        // Then: physical bytes count the shared 300 once
+        assertThat(book.usage().nodes().get("n1")).isEqualTo(new Usage.Bytes(700, 700, 3, 0));
+
+        // When: the node (625 bytes: high 562, low 500) must shed down to 500
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 625)), NOW, HORIZON);
+
+        // Then: the superseded turn 1 goes first and frees nothing (turn 2 shares it), then the oldest object
+        assertThat(plan).extracting(Eviction::id).containsExactly(turn1, old);
+        assertThat(book.usage().nodes().get("n1").live()).isEqualTo(400);
+
+        // When: turn 2 goes too, the shared bytes go with it; then the books forget everything
+        assertThat(book.plan(POLICY, nodes(node("n1", 100)), NOW, HORIZON)).extracting(Eviction::id)
+                .containsExactly(turn2);
+        assertThat(book.usage().nodes().get("n1").live()).isZero();
+        assertThat(book.usage().nodes().get("n1").held()).isEqualTo(700);
+        book.put(turn1, null);
+        assertThat(book.usage().nodes().get("n1").held()).as("turn 2 in grace still holds turn 1's bytes")
+                .isEqualTo(700);
+        book.put(turn2, null);
+        book.put(old, null);
+        assertThat(book.usage().nodes()).doesNotContainKey("n1");
+    }
+
+    @Test
+    void shouldSkipAVictimWhoseBytesALiveContinuationStillUses() {
+        // Given: a parent still serving its own prefixes (not superseded, the oldest) and a newer branch sharing
+        // its first 200 bytes
+        ObjectRecord parentRecord = object("n1", 300, 0, NOW - 9000);
+        ObjectId parent = put(parentRecord);
+        ObjectId branch = put(continuation(parent, parentRecord, 200, 250, NOW - 1000));
+        ObjectId other = put(object("n1", 200, 0, NOW - 5000));
+        // When: 550 live bytes on a node that must come down to 400 or less (capacity 500: high 450, low 400)
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 500)), NOW, HORIZON);
+        // Then: the least recently used parent would free nothing (the branch shares it), so the next one goes
+        assertThat(plan).extracting(Eviction::id).containsExactly(other);
+        assertThat(book.usage().nodes().get("n1").live()).isEqualTo(350);
+        // and once the branch is gone, the parent frees its bytes and may go
+        assertThat(book.plan(POLICY, nodes(node("n1", 100)), NOW, HORIZON)).extracting(Eviction::id)
+                .containsExactly(branch, parent);
+    }
+
+    private ObjectRecord continuation(ObjectId parent, ObjectRecord parentRecord, long shared, long total,
+            long createdAt) {
+        return object("n1", total, 0, createdAt).toBuilder().setParentObjectId(parent.toString())
+                .setSharedBytes(shared)
+                .addAllShared(io.promptcache.schema.object.SharedBytes.continuing(parent.toString(), parentRecord,
+                        shared))
+                .build();
+    }
+
     private ObjectId put(ObjectRecord record) {
         return put(record, false);
     }

@@ -12,11 +12,14 @@ import java.util.List;
  * @param priority as reserved
  * @param pinned as reserved
  * @param node the node id from the reservation
+ * @param fromBlock as the reservation answered (a continuation), else absent
+ * @param continues as the reservation answered (a continuation), else absent
+ * @param uploadId as the reservation answered (a continuation), else absent
  */
 public record CommitRequest(int[] tokens, List<String> blockHashes, LayoutInput layout, Integer priority,
-        Boolean pinned, String node) {
+        Boolean pinned, String node, Integer fromBlock, String continues, String uploadId) {
 
     public StoreRequest store() {
-        return new StoreRequest(tokens, blockHashes, layout, priority, pinned);
+        return new StoreRequest(tokens, blockHashes, layout, priority, pinned, fromBlock, continues);
     }
 }

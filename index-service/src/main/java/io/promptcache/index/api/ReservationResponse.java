@@ -14,8 +14,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param bytes bytes to PUT (Content-Length)
  * @param expiresAtMs when a presigned URL stops working
  * @param commitPath where to POST the commit
+ * @param fromBlock for a continuation: upload the bytes of the blocks from this one on (the blocks before it are
+ *        shared from {@code continues}); absent: upload every block
+ * @param continues for a continuation: the object whose prefix the new object shares
+ * @param uploadId for a continuation: the node's multipart upload the URL puts into; send it back in the commit
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ReservationResponse(String objectId, boolean deduplicated, String node, String uploadUrl, Long bytes,
-        Long expiresAtMs, String commitPath) {
+        Long expiresAtMs, String commitPath, Integer fromBlock, String continues, String uploadId) {
 }

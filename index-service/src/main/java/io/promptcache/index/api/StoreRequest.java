@@ -11,9 +11,14 @@ import java.util.List;
  * @param layout bytes per block or block end offsets
  * @param priority eviction priority: lower goes first (default 0)
  * @param pinned never evicted by budgets or TTL (default false)
+ * @param fromBlock the body carries only the blocks from this one on (one-shot form; default 0: all): the blocks
+ *        before it are the prefix the engine's lookup hit, shared from a live object on its node. When no live
+ *        object holds them any more the store answers 409 ContinuationUnavailable: send the whole prompt
+ * @param continues the object the engine's lookup hit (informational: any live object holding those blocks
+ *        holds the same bytes, and the index uses the one it finds)
  */
 public record StoreRequest(int[] tokens, List<String> blockHashes, LayoutInput layout, Integer priority,
-        Boolean pinned) {
+        Boolean pinned, Integer fromBlock, String continues) {
 
     public PrefixInput prefix() {
         return new PrefixInput(tokens, blockHashes);

@@ -65,9 +65,12 @@ public class StoreResource {
     @Path("/objects")
     @Consumes(STORE_FRAMED)
     @Operation(summary = "Store an object (one shot)", description = "Body: uint32 LE length n, n bytes of JSON "
-            + "(tokens|blockHashes, layout, priority, pinned), then the KV bytes. Content-Length is required. 201 "
-            + "stored; 200 deduplicated (a live object already covers the prefix; nothing stored); 503 + "
-            + "Retry-After if a storage node or Kafka fails (nothing advertised).")
+            + "(tokens|blockHashes, layout, priority, pinned, fromBlock), then the KV bytes of the blocks from "
+            + "fromBlock on (default 0: all). Content-Length is required. A prompt that extends a live object's "
+            + "prefix is stored as a continuation: only the blocks beyond it are written. 201 stored; 200 "
+            + "deduplicated (a live object already covers the prefix; nothing stored); 409 ContinuationUnavailable "
+            + "(fromBlock > 0 but no live object holds those blocks: send the whole prompt); 503 + Retry-After if a "
+            + "storage node or Kafka fails (nothing advertised).")
     public Response store(@Context HttpHeaders headers, @PathParam("namespace") String namespace, InputStream body)
             throws IOException {
         Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
@@ -97,9 +100,10 @@ public class StoreResource {
         }
         StorePlan plan = plan(spec, request);
         long bytes = contentLength - 4 - headLength;
-        if (bytes != plan.totalBytes()) {
+        if (bytes != plan.sentBytes()) {
             throw ApiException.badRequest("the body carries " + bytes + " object bytes after its head; the layout "
-                    + "says " + plan.totalBytes() + " for " + plan.blocks() + " blocks");
+                    + "says " + plan.sentBytes() + " for blocks " + plan.fromBlock() + ".." + (plan.blocks() - 1)
+                    + " (of " + plan.blocks() + ")");
         }
         StoreResponse response = store.store(plan, in);
         return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
@@ -109,8 +113,10 @@ public class StoreResource {
     @Path("/reservations")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Reserve a store (two-step, for large objects)", description = "Returns the object id, "
-            + "the node and a PUT URL (presigned when the nodes use SigV4); PUT exactly `bytes` bytes there, then "
-            + "POST the commit. deduplicated=true: a live object already covers the prefix.")
+            + "the node and a PUT URL (presigned when the nodes use SigV4); PUT exactly `bytes` bytes there (the "
+            + "blocks from `fromBlock` on when the reservation continues a live object), then POST the commit with "
+            + "`node` (and `fromBlock`, `continues`, `uploadId` when answered). deduplicated=true: a live object "
+            + "already covers the prefix.")
     public ReservationResponse reserve(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             StoreRequest request) {
         Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
@@ -128,7 +134,8 @@ public class StoreResource {
         if (request == null) {
             throw ApiException.badRequest("send the reservation's description and node as JSON");
         }
-        StoreResponse response = store.commitReservation(plan(spec, request.store()), objectId, request.node());
+        StoreResponse response = store.commitReservation(plan(spec, request.store()), objectId, request.node(),
+                request.uploadId(), request.continues());
         return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
     }
 
@@ -145,8 +152,13 @@ public class StoreResource {
             throw ApiException.badRequest("layout is required: {\"bytesPerBlock\": n} or {\"blockEndOffsets\": [...]}");
         }
         long[] usable = request.layout().usableBytes(chain.blocks());
+        int fromBlock = request.fromBlock() == null ? 0 : request.fromBlock();
+        if (fromBlock < 0 || fromBlock >= chain.blocks()) {
+            throw ApiException.badRequest("fromBlock must be between 0 and " + (chain.blocks() - 1) + " (the blocks"
+                    + " before it are shared, at least the last one is sent); got " + fromBlock);
+        }
         return new StorePlan(spec, chain, request.layout().toProto(chain.blocks()), usable,
-                request.priority() == null ? 0 : request.priority(), Boolean.TRUE.equals(request.pinned()));
+                request.priority() == null ? 0 : request.priority(), Boolean.TRUE.equals(request.pinned()), fromBlock);
     }
 
     private static long contentLength(HttpHeaders headers) {

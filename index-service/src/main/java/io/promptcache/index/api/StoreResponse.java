@@ -11,7 +11,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param blocks complete blocks it covers
  * @param tokens tokens it covers
  * @param bytes object size
+ * @param continues the object whose prefix it shares (a continuation), else absent
+ * @param sharedBytes bytes shared with {@code continues} (not written again), else absent
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record StoreResponse(String objectId, boolean deduplicated, String node, int blocks, int tokens, long bytes) {
+public record StoreResponse(String objectId, boolean deduplicated, String node, int blocks, int tokens, long bytes,
+        String continues, Long sharedBytes) {
 }

@@ -72,6 +72,14 @@ public interface IndexConfig {
         /** Lifetime of the presigned PUT URL of a reservation (two-step store). */
         @WithDefault("15m")
         Duration reservationExpiry();
+
+        /**
+         * Store from a partial hit on: a prompt that extends a live object's prefix stores only the blocks beyond
+         * it, as an object on the parent's node whose prefix is the parent's bytes shared by S3 UploadPartCopy. Off:
+         * every store writes the whole prompt (for storage that copies instead of sharing).
+         */
+        @WithDefault("true")
+        boolean continuations();
     }
 
     interface Storage {

@@ -56,6 +56,12 @@ public class Placement {
         return live.stream().filter(n -> n.getNodeId().equals(winner.nodeId())).findFirst().orElseThrow();
     }
 
+    /** Whether the node of that id is known and live now. */
+    public boolean isLive(String nodeId) {
+        NodeStatus node = stores.node(nodeId);
+        return node != null && isLive(node, System.currentTimeMillis(), livenessIntervals);
+    }
+
     /** Whether {@code node} is UP with a heartbeat younger than {@code intervals} of its intervals. */
     public static boolean isLive(NodeStatus node, long now, int intervals) {
         long interval = Math.max(1, node.getHeartbeatIntervalMs());

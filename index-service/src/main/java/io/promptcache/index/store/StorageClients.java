@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
@@ -131,6 +132,18 @@ public class StorageClients {
         return presigner(endpoint).presignPutObject(r -> r.signatureDuration(expiry).putObjectRequest(
                 PutObjectRequest.builder().bucket(bucket).key(key).contentLength(contentLength).build())).url()
                 .toString();
+    }
+
+    /** A PUT URL for part {@code part} of a multipart upload: presigned when signed, else plain. */
+    public String uploadPartUrl(String endpoint, String bucket, String key, String uploadId, int part,
+            long contentLength, Duration expiry) {
+        if (!signed) {
+            return plainUrl(endpoint, bucket, key) + "?partNumber=" + part + "&uploadId=" + uploadId;
+        }
+        return presigner(endpoint).presignUploadPart(r -> r.signatureDuration(expiry).uploadPartRequest(
+                UploadPartRequest.builder().bucket(bucket).key(key).uploadId(uploadId).partNumber(part)
+                        .contentLength(contentLength).build()))
+                .url().toString();
     }
 
     private S3Presigner presigner(String endpoint) {

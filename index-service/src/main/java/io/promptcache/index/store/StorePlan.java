@@ -13,13 +13,25 @@ import io.promptcache.schema.proto.BlockLayout;
  * @param usableBytes {@code usableBytes[k-1]} = bytes holding the first k blocks
  * @param priority eviction priority
  * @param pinned never evicted
+ * @param fromBlock the engine sends the bytes of the blocks from this one on (0: all of them); the blocks before it
+ *        must be shared from a live object (a continuation)
  */
 public record StorePlan(Namespace spec, PrefixChain chain, BlockLayout layout, long[] usableBytes, int priority,
-        boolean pinned) {
+        boolean pinned, int fromBlock) {
 
     /** The object's size: the bytes of all its blocks. */
     public long totalBytes() {
         return usableBytes[usableBytes.length - 1];
+    }
+
+    /** Bytes of the first {@code blocks} blocks (0 for none). */
+    public long bytesOf(int blocks) {
+        return blocks == 0 ? 0 : usableBytes[blocks - 1];
+    }
+
+    /** Bytes the engine sends: those of the blocks from {@code fromBlock} on. */
+    public long sentBytes() {
+        return totalBytes() - bytesOf(fromBlock);
     }
 
     public int blocks() {

@@ -41,7 +41,9 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * The store path: dedup guard, placement, PUT through the AWS SDK (streaming), then one Kafka transaction with the
+ * The store path: dedup guard, then either a continuation (the prompt extends a live object's prefix: the new
+ * object shares that prefix on the parent's node and only the blocks beyond it are written, {@link Continuations})
+ * or a whole object (placement, PUT through the AWS SDK, streaming); then one Kafka transaction with the
  * ObjectRecord (LIVE) and one ADVERTISE per covered prefix. A failure before the commit advertises nothing; bytes
  * already on a node without a record are the GC's orphan sweep's to remove.
  */
@@ -52,6 +54,8 @@ public class StoreService {
 
     private final LookupService lookup;
     private final Placement placement;
+    private final Continuations continuations;
+    private final ContinuationUploads uploads;
     private final StorageClients storage;
     private final TransactionalPublisher publisher;
     private final KafkaProducers producers;
@@ -61,11 +65,13 @@ public class StoreService {
     private final IndexConfig config;
     private final Set<String> bucketsReady = ConcurrentHashMap.newKeySet();
 
-    StoreService(LookupService lookup, Placement placement, StorageClients storage, TransactionalPublisher publisher,
-            KafkaProducers producers, ReplicaStores stores, Visibility visibility, IndexMetrics metrics,
-            IndexConfig config) {
+    StoreService(LookupService lookup, Placement placement, Continuations continuations, ContinuationUploads uploads,
+            StorageClients storage, TransactionalPublisher publisher, KafkaProducers producers, ReplicaStores stores,
+            Visibility visibility, IndexMetrics metrics, IndexConfig config) {
         this.lookup = lookup;
         this.placement = placement;
+        this.continuations = continuations;
+        this.uploads = uploads;
         this.storage = storage;
         this.publisher = publisher;
         this.producers = producers;
@@ -75,61 +81,123 @@ public class StoreService {
         this.config = config;
     }
 
-    /** The object already covering the whole prefix, or null: then nothing needs storing. */
+    /**
+     * The object already covering the whole prefix, or null: then nothing needs storing. An object on a node that is
+     * not live does not count: its prefixes are stored again elsewhere rather than blocked until the GC declares the
+     * node lost.
+     */
     public StoreResponse existing(StorePlan plan) {
-        PrefixMatch match = lookup.longest(plan.chain());
+        return existing(plan, lookup.longest(plan.chain()));
+    }
+
+    private StoreResponse existing(StorePlan plan, PrefixMatch match) {
         if (match.blocks() < plan.blocks()) {
             return null;
         }
         ObjectRecord object = match.object();
         String node = object.getNodesCount() == 0 ? null : object.getNodes(0);
+        if (node != null && !placement.isLive(node)) {
+            return null;
+        }
         return new StoreResponse(match.entry().getObjectId(), true, node, plan.blocks(),
-                plan.blocks() * plan.spec().blockSize(), object.getTotalBytes());
+                plan.blocks() * plan.spec().blockSize(), object.getTotalBytes(), null, null);
     }
 
-    /** One-shot store of {@code body} ({@code plan.totalBytes()} bytes). */
+    /** One-shot store of {@code body} ({@code plan.sentBytes()} bytes). */
     public StoreResponse store(StorePlan plan, InputStream body) {
         long start = System.nanoTime();
         String outcome = "failed";
         try {
-            StoreResponse existing = existing(plan);
+            PrefixMatch match = lookup.longest(plan.chain());
+            StoreResponse existing = existing(plan, match);
             if (existing != null) {
                 drain(body);
                 outcome = "deduplicated";
                 return existing;
             }
             ObjectId id = ObjectId.generate();
-            NodeStatus node = place(id, plan.totalBytes());
             String key = key(plan, id);
-            put(node, key, body, plan.totalBytes());
-            StoreResponse stored = commit(plan, id, node, key);
-            outcome = "stored";
+            Continuation continuation = startable(plan, match);
+            ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key);
+            if (upload == null) {
+                NodeStatus node = place(id, plan.totalBytes());
+                put(node, key, body, plan.totalBytes());
+                StoreResponse stored = commit(plan, id, node, key, null);
+                outcome = "stored";
+                return stored;
+            }
+            skip(body, continuation.sharedBytes() - plan.bytesOf(plan.fromBlock()));
+            uploads.finish(continuation.node(), key, upload, body, plan.totalBytes() - continuation.sharedBytes());
+            StoreResponse stored = commit(plan, id, continuation.node(), key, continuation);
+            outcome = "continued";
             return stored;
         } finally {
             metrics.store(outcome, System.nanoTime() - start);
         }
     }
 
+    /**
+     * The continuation to store, or null for a whole object; {@code 409 ContinuationUnavailable} when the engine
+     * sent only the blocks from {@code fromBlock} on and no live object holds the ones before.
+     */
+    private Continuation startable(StorePlan plan, PrefixMatch match) {
+        Continuation continuation = continuations.plan(plan, match);
+        if (plan.fromBlock() > 0 && (continuation == null || continuation.blocks() < plan.fromBlock())) {
+            throw unavailable(plan);
+        }
+        return continuation;
+    }
+
+    /**
+     * Starts the continuation's upload (its shared part copied on the node); null when that failed and the engine
+     * sent the whole prompt, which is then stored whole instead.
+     */
+    private ContinuationUploads.Upload start(StorePlan plan, Continuation continuation, String key) {
+        try {
+            return uploads.start(continuation, key);
+        } catch (ApiException e) {
+            if (plan.fromBlock() > 0) {
+                throw e;
+            }
+            LOG.debugf("Continuation of %s not possible (%s); storing the whole prompt", continuation.parentId(),
+                    e.getMessage());
+            return null;
+        }
+    }
+
     /** Step one of the two-step store: an id, a node and a PUT URL (or the object that already covers it). */
     public ReservationResponse reserve(StorePlan plan) {
-        StoreResponse existing = existing(plan);
+        PrefixMatch match = lookup.longest(plan.chain());
+        StoreResponse existing = existing(plan, match);
         if (existing != null) {
             return new ReservationResponse(existing.objectId(), true, existing.node(), null, existing.bytes(), null,
-                    null);
+                    null, null, null, null);
         }
         ObjectId id = ObjectId.generate();
-        NodeStatus node = place(id, plan.totalBytes());
-        ensureBucket(node);
+        String key = key(plan, id);
+        Continuation continuation = startable(plan, match);
+        ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key);
         long expiresAt = System.currentTimeMillis() + config.store().reservationExpiry().toMillis();
-        String url = storage.putUrl(node.getEndpoint(), bucket(), key(plan, id), plan.totalBytes(),
+        String commitPath = "/v1/namespaces/" + plan.spec().id() + "/reservations/" + id + "/commit";
+        if (upload == null) {
+            NodeStatus node = place(id, plan.totalBytes());
+            ensureBucket(node);
+            String url = storage.putUrl(node.getEndpoint(), bucket(), key, plan.totalBytes(),
+                    config.store().reservationExpiry());
+            return new ReservationResponse(id.toString(), false, node.getNodeId(), url, plan.totalBytes(),
+                    storage.signed() ? expiresAt : null, commitPath, null, null, null);
+        }
+        long bytes = plan.totalBytes() - continuation.sharedBytes();
+        String url = uploads.partUrl(continuation.node(), key, upload.uploadId(), bytes,
                 config.store().reservationExpiry());
-        return new ReservationResponse(id.toString(), false, node.getNodeId(), url, plan.totalBytes(),
-                storage.signed() ? expiresAt : null,
-                "/v1/namespaces/" + plan.spec().id() + "/reservations/" + id + "/commit");
+        return new ReservationResponse(id.toString(), false, continuation.node().getNodeId(), url, bytes,
+                storage.signed() ? expiresAt : null, commitPath, continuation.blocks(),
+                continuation.parentId().toString(), upload.uploadId());
     }
 
     /** Step two: the engine PUT the bytes; check them on the node and publish. Idempotent. */
-    public StoreResponse commitReservation(StorePlan plan, String objectId, String nodeId) {
+    public StoreResponse commitReservation(StorePlan plan, String objectId, String nodeId, String uploadId,
+            String continues) {
         long start = System.nanoTime();
         String outcome = "failed";
         try {
@@ -142,8 +210,9 @@ public class StoreService {
                 }
                 outcome = "deduplicated";
                 return new StoreResponse(objectId, true, known.getNodesCount() == 0 ? null : known.getNodes(0),
-                        known.getBlocks(),
-                        known.getBlocks() * plan.spec().blockSize(), known.getTotalBytes());
+                        known.getBlocks(), known.getBlocks() * plan.spec().blockSize(), known.getTotalBytes(),
+                        emptyToNull(known.getParentObjectId()),
+                        known.getSharedBytes() == 0 ? null : known.getSharedBytes());
             }
             if (nodeId == null || nodeId.isBlank()) {
                 throw ApiException.badRequest("node is required: send the node of the reservation");
@@ -153,17 +222,46 @@ public class StoreService {
                 throw new ApiException(409, "UnknownNode", "node " + nodeId + " is not a known storage node");
             }
             String key = key(plan, id);
+            if (uploadId != null) {
+                Continuation continuation = reserved(plan, node, continues);
+                uploads.completeUploaded(node, key, uploadId, continuation.sharedBytes(),
+                        plan.totalBytes() - continuation.sharedBytes());
+                StoreResponse stored = commit(plan, id, node, key, continuation);
+                outcome = "continued";
+                return stored;
+            }
             long size = uploadedSize(node, key);
             if (size != plan.totalBytes()) {
                 throw new ApiException(409, "SizeMismatch", "the uploaded object has " + size
                         + " bytes; the layout says " + plan.totalBytes());
             }
-            StoreResponse stored = commit(plan, id, node, key);
+            StoreResponse stored = commit(plan, id, node, key, null);
             outcome = "stored";
             return stored;
         } finally {
             metrics.store(outcome, System.nanoTime() - start);
         }
+    }
+
+    /** The continuation a reservation started: its parent as named in the commit, still known to this replica. */
+    private Continuation reserved(StorePlan plan, NodeStatus node, String parentId) {
+        if (plan.fromBlock() == 0 || parentId == null) {
+            throw ApiException.badRequest("a commit with uploadId continues an object: send fromBlock and continues"
+                    + " as the reservation answered");
+        }
+        ObjectId parent = parseId(parentId);
+        ObjectRecord record = stores.object(parent);
+        if (record == null) {
+            throw new ApiException(409, "ContinuationExpired", "the object " + parentId + " this reservation"
+                    + " continues is gone; reserve again");
+        }
+        return new Continuation(parent, record, node, plan.fromBlock(), plan.bytesOf(plan.fromBlock()));
+    }
+
+    private ApiException unavailable(StorePlan plan) {
+        return new ApiException(409, "ContinuationUnavailable", "no live object holds the first "
+                + plan.fromBlock() + " blocks on a live node with room any more (evicted, or its node is full or"
+                + " gone): store the whole prompt (fromBlock 0)");
     }
 
     private NodeStatus place(ObjectId id, long bytes) {
@@ -213,17 +311,22 @@ public class StoreService {
     }
 
     /** The one transaction: ObjectRecord LIVE + one ADVERTISE per covered prefix; then wait until visible here. */
-    private StoreResponse commit(StorePlan plan, ObjectId id, NodeStatus node, String key) {
+    private StoreResponse commit(StorePlan plan, ObjectId id, NodeStatus node, String key,
+            Continuation continuation) {
         long now = System.currentTimeMillis();
         String namespace = plan.spec().idText();
         String owner = plan.spec().tenant();
-        ObjectRecord record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+        ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                 .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(namespace).addNodes(node.getNodeId())
                 .setBucket(bucket()).setKey(key).setTotalBytes(plan.totalBytes()).setLayout(plan.layout())
                 .setBlocks(plan.blocks()).setOwnerId(owner).setTenantId(plan.spec().tenant())
-                .setPriority(plan.priority()).setPinned(plan.pinned()).setCreatedAtMs(now).build();
+                .setPriority(plan.priority()).setPinned(plan.pinned()).setCreatedAtMs(now);
+        if (continuation != null) {
+            record.setParentObjectId(continuation.parentId().toString()).setSharedBytes(continuation.sharedBytes())
+                    .addAllShared(continuation.pieces());
+        }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(plan.blocks() + 1);
-        records.add(producers.record(Topics.OBJECTS, id, record));
+        records.add(producers.record(Topics.OBJECTS, id, record.build()));
         for (int k = 1; k <= plan.blocks(); k++) {
             PrefixEntry entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                     .setObjectId(id.toString()).setBlocks(k).setUsableBytes(plan.usableBytes()[k - 1])
@@ -241,7 +344,9 @@ public class StoreService {
         }
         visibility.await(id, r -> r.getState() == ObjectState.OBJECT_STATE_LIVE);
         return new StoreResponse(id.toString(), false, node.getNodeId(), plan.blocks(),
-                plan.blocks() * plan.spec().blockSize(), plan.totalBytes());
+                plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
+                continuation == null ? null : continuation.parentId().toString(),
+                continuation == null ? null : continuation.sharedBytes());
     }
 
     private void ensureBucket(NodeStatus node) {
@@ -286,6 +391,22 @@ public class StoreService {
             return ObjectId.parse(objectId);
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    private static String emptyToNull(String s) {
+        return s.isEmpty() ? null : s;
+    }
+
+    /** Reads past body bytes the continuation shares anyway (the engine sent more than it had to). */
+    private static void skip(InputStream body, long bytes) {
+        if (bytes <= 0) {
+            return;
+        }
+        try {
+            body.skipNBytes(bytes);
+        } catch (IOException e) {
+            throw ApiException.badRequest("the store body ended early: " + e.getMessage());
         }
     }
 

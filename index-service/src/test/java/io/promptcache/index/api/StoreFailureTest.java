@@ -99,6 +99,31 @@ class StoreFailureTest {
                 .noneMatch(status -> status.getNodeId().equals(killed)));
     }
 
+    @Test
+    void shouldNotDeduplicateWithAnObjectWhoseNodeIsGone() {
+        // Given: an object stored on node A, then a second node B
+        ServiceHealthContract.awaitReady();
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        String ns = Api.namespace("dead-node-dedup-" + UUID.randomUUID());
+        int[] prompt = Api.tokens(8 * 16, 5);
+        byte[] kv = Api.randomBytes(8 * 4096, 6);
+        try (StorageNodeProcess a = StorageNodeProcess.start(bootstrap, Map.of())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> placement.isLive(a.nodeId()));
+            Api.store(ns, prompt, 4096, kv).statusCode(201).body("node", equalTo(a.nodeId()));
+            try (StorageNodeProcess b = StorageNodeProcess.start(bootstrap, Map.of())) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> placement.isLive(b.nodeId()));
+                // When: A dies (no clean DOWN) and its heartbeats age out
+                a.kill();
+                await().atMost(Duration.ofSeconds(30)).until(() -> !placement.isLive(a.nodeId()));
+                // Then: the same prompt is stored again, on B, instead of answering with A's object
+                Api.store(ns, prompt, 4096, kv).statusCode(201).body("deduplicated", equalTo(false))
+                        .body("node", equalTo(b.nodeId()));
+                b.close();
+                await().atMost(Duration.ofSeconds(30)).until(() -> !placement.isLive(b.nodeId()));
+            }
+        }
+    }
+
     /** Status line, headers and (if short) the body of the response. */
     private static List<String> readHead(Socket socket) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));

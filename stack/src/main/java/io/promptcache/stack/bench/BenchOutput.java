@@ -31,8 +31,10 @@ final class BenchOutput {
         out.printf(Locale.ROOT, "requests %s in %s s (%s req/s); hit ratio: requests %s, blocks %s, tokens %s%n",
                 summary.get("requests"), summary.get("seconds"), summary.get("requestsPerSecond"),
                 summary.get("requestHitRatio"), summary.get("blockHitRatio"), summary.get("tokenHitRatio"));
-        out.printf(Locale.ROOT, "stores %s (%s deduplicated); bytes read %s, written %s%n", summary.get("stores"),
-                summary.get("storesDeduplicated"), summary.get("bytesRead"), summary.get("bytesWritten"));
+        out.printf(Locale.ROOT, "stores %s (%s deduplicated, %s continuing the hit); bytes read %s, written %s (write"
+                + " amplification %.3f: written / bytes of the blocks that missed)%n", summary.get("stores"),
+                summary.get("storesDeduplicated"), summary.get("storesContinued"), summary.get("bytesRead"),
+                summary.get("bytesWritten"), (Double) summary.get("writeAmplification"));
         out.println("latency (us)      count       p50       p90       p99      p999       max");
         ((Map<String, Map<String, Object>>) summary.get("latencyMicros")).forEach((op, p) -> out.printf(Locale.ROOT,
                 "  %-8s %10s %9s %9s %9s %9s %9s%n", op, p.get("count"), p.getOrDefault("p50", "-"),

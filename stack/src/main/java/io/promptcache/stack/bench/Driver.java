@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Drives a workload against a running stack the way engines would: {@code concurrency} workers, each taking the
  * next request (waiting for its due time in an open-loop workload) and doing lookup -> one range GET on a hit ->
- * store of the whole prompt when the hit did not cover it. Replicas are used round-robin. Bounded by a duration and
+ * store when the hit did not cover the prompt, sending only the blocks beyond the hit (the index stores a
+ * continuation of the hit object). Replicas are used round-robin. Bounded by a duration and
  * a request count; prints a progress line while it runs.
  */
 final class Driver {
@@ -102,7 +103,7 @@ final class Driver {
     }
 
     /**
-     * One engine request: lookup, range GET of the hit, store when the hit did not cover the prompt. The request
+     * One engine request: lookup, range GET of the hit, store of the blocks beyond the hit. The request
      * counts (with its hit) once its lookup and GET succeeded; a failed store is an error of its own, as an engine
      * that could not store its KV state still served the request.
      */
@@ -127,9 +128,9 @@ final class Driver {
             if (matched < request.blocks()) {
                 byte[] kv = payload.object(request.blockIds());
                 long t2 = System.nanoTime();
-                boolean dedup = api.store(index, ns, request, kv, payload.bytesPerBlock());
+                IndexApi.Stored stored = api.store(index, ns, request, kv, payload.bytesPerBlock(), matched);
                 report.latency(Report.Op.STORE, System.nanoTime() - t2);
-                report.stored(kv.length, dedup);
+                report.stored(kv.length, stored, (request.blocks() - matched) * payload.bytesPerBlock());
             }
         } catch (IndexApi.CallFailed e) {
             report.error(e.kind());

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,8 +93,29 @@ final class IndexApi {
         return response.body();
     }
 
-    /** One-shot store of the whole prompt; returns whether the index deduplicated it (stored nothing). */
-    boolean store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock) throws CallFailed {
+    /** What a store did: nothing (deduplicated), or wrote the object's bytes but those it shares with another. */
+    record Stored(boolean deduplicated, long sharedBytes) {
+    }
+
+    /**
+     * One-shot store sending the bytes of blocks {@code fromBlock}.. only (the blocks before are the hit, shared by
+     * the index from the object it continues); when nothing holds them any more (409 ContinuationUnavailable) the
+     * whole prompt is sent, as an engine would.
+     */
+    Stored store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock, int fromBlock)
+            throws CallFailed {
+        try {
+            return store(index, ns, request, kv, bytesPerBlock, fromBlock, "store");
+        } catch (CallFailed e) {
+            if (fromBlock == 0 || !e.kind().equals("store_409")) {
+                throw e;
+            }
+            return store(index, ns, request, kv, bytesPerBlock, 0, "store");
+        }
+    }
+
+    private Stored store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock,
+            int fromBlock, String op) throws CallFailed {
         Map<String, Object> head = new LinkedHashMap<>();
         if (request.byHashes()) {
             head.put("blockHashes", hex(request.blockIds()));
@@ -101,14 +123,19 @@ final class IndexApi {
             head.put("tokens", request.tokens());
         }
         head.put("layout", Map.of("bytesPerBlock", bytesPerBlock));
+        if (fromBlock > 0) {
+            head.put("fromBlock", fromBlock);
+        }
         byte[] headBytes = bytes(head);
         byte[] length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headBytes.length).array();
+        int skipped = (int) (fromBlock * bytesPerBlock);
         HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.fromPublisher(
-                HttpRequest.BodyPublishers.ofByteArrays(List.of(length, headBytes, kv)),
-                4L + headBytes.length + kv.length);
-        JsonNode answer = json("store", send("store", HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/"
+                HttpRequest.BodyPublishers.ofByteArrays(List.of(length, headBytes,
+                        Arrays.copyOfRange(kv, skipped, kv.length))),
+                4L + headBytes.length + kv.length - skipped);
+        JsonNode answer = json(op, send(op, HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/"
                 + ns + "/objects")).header("Content-Type", STORE_FRAMED).POST(body)));
-        return answer.path("deduplicated").asBoolean();
+        return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0));
     }
 
     private String send(String op, HttpRequest.Builder request) throws CallFailed {

@@ -41,6 +41,8 @@ public final class Report {
     private final LongAdder deduplicated = new LongAdder();
     private final LongAdder bytesRead = new LongAdder();
     private final LongAdder bytesWritten = new LongAdder();
+    private final LongAdder missedBlockBytes = new LongAdder();
+    private final LongAdder continued = new LongAdder();
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final Map<Long, long[]> timeline = new TreeMap<>(); // second -> {requests, hit blocks, blocks, errors}
     private final long startNanos = System.nanoTime();
@@ -69,12 +71,20 @@ public final class Report {
         tick(matched, request.blocks(), 0);
     }
 
-    void stored(long bytes, boolean dedup) {
+    /**
+     * A store of an object of {@code bytes}, of which {@code missedBytes} are the blocks the request missed; bytes
+     * written are what the node had to write (the object's bytes but those it shares with the object it continues).
+     */
+    void stored(long bytes, IndexApi.Stored stored, long missedBytes) {
         stores.increment();
-        if (dedup) {
+        if (stored.deduplicated()) {
             deduplicated.increment();
         } else {
-            bytesWritten.add(bytes);
+            bytesWritten.add(bytes - stored.sharedBytes());
+            missedBlockBytes.add(missedBytes);
+            if (stored.sharedBytes() > 0) {
+                continued.increment();
+            }
         }
     }
 
@@ -138,6 +148,10 @@ public final class Report {
         s.put("storesDeduplicated", deduplicated.sum());
         s.put("bytesRead", bytesRead.sum());
         s.put("bytesWritten", bytesWritten.sum());
+        s.put("storesContinued", continued.sum());
+        s.put("writeAmplification", missedBlockBytes.sum() == 0
+                ? 0.0
+                : (double) bytesWritten.sum() / missedBlockBytes.sum());
         Map<String, Object> ops = new LinkedHashMap<>();
         latency.forEach((op, h) -> ops.put(op.label(), percentiles(h)));
         s.put("latencyMicros", ops);

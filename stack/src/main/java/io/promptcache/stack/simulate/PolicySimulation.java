@@ -11,6 +11,7 @@ import io.promptcache.gc.budget.GcObject;
 import io.promptcache.gc.budget.Policy;
 import io.promptcache.gc.budget.Tombstones;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -19,9 +20,11 @@ import io.promptcache.schema.proto.ObjectState;
 /**
  * promptcache's own cache, in memory, for one storage node: what index-service and gc-processor do, with the GC's
  * production policy code ({@link BudgetBook}) and none of the I/O. A request looks up the longest live prefix (the
- * index's binary search over prefix keys, each a LIVE check); a hit refreshes the object's last access; a miss or a
- * partial hit stores the whole prompt as one immutable object that advertises every prefix it covers (taking those
- * keys over: objects left with no key are superseded, evicted first). Every {@code planIntervalMs} of trace time the
+ * index's binary search over prefix keys, each a LIVE check); a hit refreshes the object's last access; a miss stores
+ * the whole prompt as one immutable object, and a partial hit stores a continuation of the hit object (its prefix
+ * shared, only the blocks beyond it written: {@link SharedBytes}, as index-service records it); either advertises
+ * every prefix it covers (taking those keys over: objects left with no key are superseded, evicted first). Budgets
+ * count physical bytes (shared bytes once), as the GC does. Every {@code planIntervalMs} of trace time the
  * GC plans against the node's capacity; its victims are tombstoned (their keys nulled, lookups stop returning them)
  * and their bytes stay held for {@code graceMs}.
  */
@@ -40,6 +43,8 @@ final class PolicySimulation {
     private final Map<ObjectId, Integer> keysHeld = new HashMap<>();
     private final ArrayDeque<Retired> inGrace = new ArrayDeque<>();
     private long nextPlanMs;
+    private long bytesWritten;
+    private long newBlockBytes;
 
     /** A tombstoned object whose bytes stay held until {@code removeAtMs}. */
     private record Retired(ObjectId id, long removeAtMs) {
@@ -57,13 +62,13 @@ final class PolicySimulation {
     int request(long nowMs, long[] blockIds) {
         removeExpired(nowMs);
         int matched = longestLivePrefix(blockIds);
-        if (matched > 0) {
-            ObjectId hit = prefixes.get(blockIds[matched - 1]);
+        ObjectId hit = matched == 0 ? null : prefixes.get(blockIds[matched - 1]);
+        if (hit != null) {
             GcObject object = book.get(hit);
             book.put(hit, new GcObject(object.record(), nowMs, object.superseded()));
         }
         if (matched < blockIds.length) {
-            store(nowMs, blockIds);
+            store(nowMs, blockIds, hit, matched);
         }
         if (nowMs >= nextPlanMs) {
             plan(nowMs);
@@ -88,13 +93,21 @@ final class PolicySimulation {
         return lo;
     }
 
-    private void store(long nowMs, long[] blockIds) {
+    /** Stores the prompt: whole, or continuing {@code parent}'s first {@code matched} blocks. */
+    private void store(long nowMs, long[] blockIds, ObjectId parent, int matched) {
         ObjectId id = ObjectId.generate();
-        ObjectRecord record = ObjectRecord.newBuilder().setSchemaVersion(1).setState(ObjectState.OBJECT_STATE_LIVE)
-                .setNamespaceId("00000000000000000000000000000000").addNodes(NODE).setBucket("sim")
-                .setKey(id.toString()).setTotalBytes(blockIds.length * bytesPerBlock).setBlocks(blockIds.length)
-                .setTenantId("default").setCreatedAtMs(nowMs).build();
-        book.put(id, new GcObject(record, 0, false));
+        ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(1)
+                .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId("00000000000000000000000000000000")
+                .addNodes(NODE).setBucket("sim").setKey(id.toString()).setTotalBytes(blockIds.length * bytesPerBlock)
+                .setBlocks(blockIds.length).setTenantId("default").setCreatedAtMs(nowMs);
+        if (parent != null) {
+            long shared = matched * bytesPerBlock;
+            record.setParentObjectId(parent.toString()).setSharedBytes(shared)
+                    .addAllShared(SharedBytes.continuing(parent.toString(), book.get(parent).record(), shared));
+        }
+        bytesWritten += SharedBytes.ownBytes(record.build());
+        newBlockBytes += (blockIds.length - matched) * bytesPerBlock;
+        book.put(id, new GcObject(record.build(), 0, false));
         keys.put(id, blockIds.clone());
         keysHeld.put(id, blockIds.length);
         for (long key : blockIds) {
@@ -137,6 +150,11 @@ final class PolicySimulation {
             keys.remove(id);
             keysHeld.remove(id);
         }
+    }
+
+    /** Bytes stores wrote over the bytes of the blocks they missed (1.0: nothing written twice). */
+    double writeAmplification() {
+        return newBlockBytes == 0 ? 0 : (double) bytesWritten / newBlockBytes;
     }
 
     /** Bytes of LIVE objects now. */

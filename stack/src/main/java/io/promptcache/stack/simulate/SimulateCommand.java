@@ -75,7 +75,8 @@ public final class SimulateCommand implements Callable<Integer> {
                 300_000));
         console.printf(Locale.ROOT, "%d requests of %s; KV %s per block; watermarks %.2f / %.2f; grace %s%n",
                 requests.size(), trace.getFileName(), Sizes.format(bytesPerBlock), high, low, grace);
-        console.println("capacity (blocks)  promptcache (objects, GC policy)  block LRU (reference)  ratio");
+        console.println(
+                "capacity (blocks)  promptcache (objects, GC policy)  block LRU (reference)  ratio  write amp.");
         List<Map<String, Object>> rows = new ArrayList<>();
         for (long blocks : capacities) {
             PolicySimulation ours = new PolicySimulation(policy, blocks * bytesPerBlock, bytesPerBlock,
@@ -91,13 +92,15 @@ public final class SimulateCommand implements Callable<Integer> {
             }
             double a = (double) hitOurs / total;
             double b = (double) hitReference / total;
-            console.printf(Locale.ROOT, "%17d  %32.4f  %21.4f  %5.2f%n", blocks, a, b, b == 0 ? 0 : a / b);
+            console.printf(Locale.ROOT, "%17d  %32.4f  %21.4f  %5.2f  %10.2f%n", blocks, a, b, b == 0 ? 0 : a / b,
+                    ours.writeAmplification());
             console.flush();
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("capacityBlocks", blocks);
             row.put("capacityBytes", blocks * bytesPerBlock);
             row.put("promptcacheBlockHitRatio", a);
             row.put("blockLruBlockHitRatio", b);
+            row.put("promptcacheWriteAmplification", ours.writeAmplification());
             rows.add(row);
         }
         write(rows, requests.size());

@@ -100,26 +100,48 @@ public final class MultipartUploads {
     }
 
     /**
-     * UploadPartCopy: the part is bytes {@code [first, first + count)} of {@code source}, sharing its body files (an
-     * inline source's bytes are copied: they are small). Replaces an earlier part of the same number.
+     * UploadPartCopy: the part is bytes {@code [first, first + count)} of {@code source}, sharing its body files. An
+     * inline source's bytes (small) are written to a body file of their own that the part holds, so a copied part is
+     * always made of extents. Replaces an earlier part of the same number.
      */
     public ObjectMeta copyPart(String bucket, String key, String uploadId, int partNumber, ObjectMeta source,
             long first, long count) throws IOException {
         upload(bucket, key, uploadId);
         checkPartNumber(partNumber);
-        if (source.isInline()) {
-            try (ObjectUpload part = beginPart(bucket, key, uploadId, partNumber, count)) {
-                part.write(source.inline(), (int) first, (int) count);
-                return part.commit(null);
-            }
-        }
-        List<Extent> extents = Extent.slice(source.bodyExtents(), first, count);
         String versionId = DataDirectory.newFileId();
         MessageDigest md5 = Digests.md5();
         md5.update((source.etag() + " " + first + "+" + count + " " + versionId).getBytes(StandardCharsets.UTF_8));
+        ExtentRefs.Change change = new ExtentRefs.Change();
+        List<Extent> extents;
+        long reserved = 0;
+        if (source.isInline()) {
+            reserved = count;
+            store.reserve(reserved);
+            CRC32C crc = new CRC32C();
+            crc.update(source.inline(), (int) first, (int) count);
+            try {
+                store.writeBodyFile(versionId, ByteBuffer.wrap(source.inline(), (int) first, (int) count));
+            } catch (IOException | RuntimeException e) {
+                store.release(reserved);
+                throw e;
+            }
+            change.add(versionId, count, (int) crc.getValue());
+            extents = List.of(new Extent(versionId, 0, count));
+        } else {
+            extents = Extent.slice(source.bodyExtents(), first, count);
+            change.retain(extents);
+        }
         ObjectMeta part = new ObjectMeta(versionId, count, HexFormat.of().formatHex(md5.digest()), 0,
                 System.currentTimeMillis(), "", Map.of(), null, extents);
-        replacePart(bucket, key, uploadId, partNumber, part, new ExtentRefs.Change().retain(extents));
+        try {
+            replacePart(bucket, key, uploadId, partNumber, part, change);
+        } catch (RuntimeException e) {
+            if (reserved > 0) {
+                deleteQuietly(directory.objectFile(versionId));
+                store.release(reserved);
+            }
+            throw e;
+        }
         return part;
     }
 

@@ -2,9 +2,12 @@ package io.promptcache.storage.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -302,6 +305,31 @@ public final class ObjectStore implements AutoCloseable {
 
     ExtentRefs refs() {
         return refs;
+    }
+
+    /**
+     * Writes {@code bytes} as the body file {@code fileId} (temporary file, fsync per durability, rename): a file
+     * no record holds yet, so a crash before its record leaves an orphan for startup validation.
+     */
+    void writeBodyFile(String fileId, ByteBuffer bytes) throws IOException {
+        Path part = directory.partFile(fileId);
+        Path target = directory.objectFile(fileId);
+        try (FileChannel channel = FileChannel.open(part, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+            if (durability == Durability.PERSISTENT) {
+                channel.force(true);
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(part);
+            throw e;
+        }
+        Files.createDirectories(target.getParent());
+        Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
+        if (durability == Durability.PERSISTENT) {
+            DataDirectory.syncDirectory(target.getParent());
+        }
     }
 
     /** Reserves capacity or refuses with {@code InsufficientStorage}. */

@@ -1,0 +1,52 @@
+package io.promptcache.index.store;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.lookup.PrefixMatch;
+import io.promptcache.index.streams.ReplicaStores;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+
+/**
+ * Decides whether a store continues the object its prefix partially hit: only when that object is LIVE, holds the
+ * shared blocks with the same byte layout, and its node is live with room for the new bytes (a continuation must
+ * live with its parent: extents are node-local). Otherwise the store is a whole object, placed anywhere.
+ */
+@ApplicationScoped
+public class Continuations {
+
+    private final ReplicaStores stores;
+    private final IndexConfig config;
+
+    Continuations(ReplicaStores stores, IndexConfig config) {
+        this.stores = stores;
+        this.config = config;
+    }
+
+    /**
+     * The continuation for {@code plan} given the index's longest match, or null for a whole store.
+     *
+     * @param match the longest live prefix of the plan's chain, shorter than the plan
+     */
+    public Continuation plan(StorePlan plan, PrefixMatch match) {
+        int blocks = match.blocks();
+        if (!config.store().continuations() || blocks == 0 || blocks >= plan.blocks()) {
+            return null;
+        }
+        long shared = plan.usableBytes()[blocks - 1];
+        ObjectRecord parent = match.object();
+        if (match.entry().getUsableBytes() != shared || parent.getNodesCount() == 0 || parent.getPinned()) {
+            // another byte layout of the shared blocks; or a pinned parent, whose bytes the GC never frees anyway
+            return null;
+        }
+        NodeStatus node = stores.node(parent.getNodes(0));
+        long now = System.currentTimeMillis();
+        if (node == null || !Placement.isLive(node, now, config.storage().livenessIntervals())
+                || node.getCapacityBytes() - node.getUsedBytes() < plan.totalBytes() - shared) {
+            return null;
+        }
+        return new Continuation(ObjectId.parse(match.entry().getObjectId()), parent, node, blocks, shared);
+    }
+}

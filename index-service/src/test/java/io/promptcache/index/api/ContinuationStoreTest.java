@@ -1,0 +1,186 @@
+package io.promptcache.index.api;
+
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+
+/**
+ * Continuation stores on the real broker and a real storage node (its own process): a conversation's next turn
+ * stores only its new blocks, on the node of the object it continues, and the lookup of the longer prompt hits every
+ * block with one range GET that returns the earlier turn's bytes followed by the new ones.
+ */
+@QuarkusTest
+class ContinuationStoreTest {
+
+    /** Above the node's 16 KiB inline threshold from 5 blocks on: inline bodies are copied, not shared. */
+    private static final int BLOCK_BYTES = 4096;
+    private static final int BLOCK_TOKENS = 16;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static StorageNodeProcess node;
+
+    @BeforeAll
+    static void startNode() {
+        node = StorageNodeProcess.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
+                Map.of());
+    }
+
+    @AfterAll
+    static void stopNode() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @BeforeEach
+    void ready() {
+        ServiceHealthContract.awaitReady();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
+                .statusCode(200));
+    }
+
+    @Test
+    void shouldStoreOnlyTheNewBlocksOfATurnThatContinuesALiveObject() throws Exception {
+        // Given: turn 1 of a conversation, 10 blocks
+        String ns = Api.namespace("continuation-model");
+        int[] turn1 = Api.tokens(10 * BLOCK_TOKENS + 3, 1);
+        byte[] kv1 = Api.randomBytes(10 * BLOCK_BYTES, 2);
+        String first = Api.store(ns, turn1, BLOCK_BYTES, kv1).statusCode(201).body("continues", nullValue())
+                .extract().path("objectId");
+        long used = nodeUsedBytes();
+        // When: turn 2 extends it by 6 blocks and the engine sends only those (fromBlock 10)
+        int[] turn2 = extend(turn1, 16 * BLOCK_TOKENS, 3);
+        byte[] new2 = Api.randomBytes(6 * BLOCK_BYTES, 4);
+        String second = given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(turn2, 10, first), new2))
+                .post("/v1/namespaces/" + ns + "/objects").then().statusCode(201).body("continues", equalTo(first))
+                .body("sharedBytes", equalTo(10 * BLOCK_BYTES)).body("blocks", equalTo(16))
+                .body("bytes", equalTo(16 * BLOCK_BYTES)).body("node", equalTo(node.nodeId())).extract()
+                .path("objectId");
+        // Then: only the new bytes were written, and one range GET returns turn 1's bytes then turn 2's
+        assertThat(nodeUsedBytes() - used).isEqualTo(6L * BLOCK_BYTES);
+        byte[] expected2 = concat(kv1, new2);
+        assertThat(hitBytes(ns, turn2, second, 16)).isEqualTo(expected2);
+        assertThat(hitBytes(ns, Arrays.copyOf(turn2, 12 * BLOCK_TOKENS), second, 12))
+                .isEqualTo(Arrays.copyOf(expected2, 12 * BLOCK_BYTES));
+
+        // When: turn 3 (2 more blocks) is sent whole: the index still stores only what it lacks
+        int[] turn3 = extend(turn2, 18 * BLOCK_TOKENS, 5);
+        byte[] expected3 = concat(expected2, Api.randomBytes(2 * BLOCK_BYTES, 6));
+        long beforeTurn3 = nodeUsedBytes();
+        String third = Api.store(ns, turn3, BLOCK_BYTES, expected3).statusCode(201).body("continues", equalTo(second))
+                .body("sharedBytes", equalTo(16 * BLOCK_BYTES)).extract().path("objectId");
+        assertThat(nodeUsedBytes() - beforeTurn3).isEqualTo(2L * BLOCK_BYTES);
+        assertThat(hitBytes(ns, turn3, third, 18)).isEqualTo(expected3);
+
+        // and the earlier turns can go: the latest still reads whole
+        given().delete("/v1/objects/" + first).then().statusCode(202);
+        assertThat(hitBytes(ns, turn3, third, 18)).isEqualTo(expected3);
+    }
+
+    @Test
+    void shouldContinueInTwoSteps() throws Exception {
+        // Given
+        String ns = Api.namespace("continuation-two-step");
+        int[] turn1 = Api.tokens(4 * BLOCK_TOKENS, 11);
+        byte[] kv1 = Api.randomBytes(4 * BLOCK_BYTES, 12);
+        String first = Api.store(ns, turn1, BLOCK_BYTES, kv1).statusCode(201).extract().path("objectId");
+        int[] turn2 = extend(turn1, 7 * BLOCK_TOKENS, 13);
+        byte[] new2 = Api.randomBytes(3 * BLOCK_BYTES, 14);
+        String request = "{\"tokens\":" + Arrays.toString(turn2).replace(" ", "") + ",\"layout\":{\"bytesPerBlock\":"
+                + BLOCK_BYTES + "}}";
+        // When: the reservation says from which block to upload
+        ExtractableResponse<Response> reservation = given().contentType(ContentType.JSON).body(request)
+                .post("/v1/namespaces/" + ns + "/reservations").then().statusCode(200)
+                .body("deduplicated", equalTo(false)).body("fromBlock", equalTo(4)).body("continues", equalTo(first))
+                .body("bytes", equalTo(3 * BLOCK_BYTES)).extract();
+        HttpResponse<String> put = HTTP.send(HttpRequest.newBuilder(URI.create(reservation.path("uploadUrl")))
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(new2)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).isEqualTo(200);
+        String commit = request.substring(0, request.length() - 1) + ",\"node\":\"" + reservation.path("node")
+                + "\",\"fromBlock\":4,\"continues\":\"" + first + "\",\"uploadId\":\"" + reservation.path("uploadId")
+                + "\"}";
+        String second = given().contentType(ContentType.JSON).body(commit).post(reservation.<String> path("commitPath"))
+                .then().statusCode(201).body("continues", equalTo(first)).extract().path("objectId");
+        // Then
+        assertThat(second).isEqualTo(reservation.path("objectId"));
+        assertThat(hitBytes(ns, turn2, second, 7)).isEqualTo(concat(kv1, new2));
+        given().contentType(ContentType.JSON).body(commit).post(reservation.<String> path("commitPath")).then()
+                .statusCode(200).body("deduplicated", equalTo(true)).body("continues", equalTo(first));
+    }
+
+    @Test
+    void shouldAskForTheWholePromptWhenNothingHoldsTheSharedBlocks() {
+        String ns = Api.namespace("continuation-gone");
+        int[] prompt = Api.tokens(5 * BLOCK_TOKENS, 21);
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(prompt, 3, null), Api.randomBytes(2
+                * BLOCK_BYTES, 22))).post("/v1/namespaces/" + ns + "/objects").then().statusCode(409)
+                .body("error", equalTo("ContinuationUnavailable"));
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(prompt, 5, null), new byte[0]))
+                .post("/v1/namespaces/" + ns + "/objects").then().statusCode(400);
+        Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
+    }
+
+    private static String head(int[] tokens, int fromBlock, String continues) {
+        String base = Api.head(tokens, BLOCK_BYTES, 0);
+        return base.substring(0, base.length() - 1) + ",\"fromBlock\":" + fromBlock
+                + (continues == null ? "" : ",\"continues\":\"" + continues + "\"") + "}";
+    }
+
+    /** {@code prompt} followed by new tokens, {@code length} in all. */
+    private static int[] extend(int[] prompt, int length, long seed) {
+        int[] longer = Arrays.copyOf(prompt, length);
+        int[] fresh = Api.tokens(length, seed);
+        System.arraycopy(fresh, prompt.length, longer, prompt.length, length - prompt.length);
+        return longer;
+    }
+
+    /** The bytes one range GET returns for the lookup of {@code prompt}, after checking the hit. */
+    private static byte[] hitBytes(String ns, int[] prompt, String objectId, int blocks) throws Exception {
+        ExtractableResponse<Response> hit = Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(true))
+                .body("objectId", equalTo(objectId)).body("blocks", equalTo(blocks)).extract();
+        HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(URI.create(hit.path("location")))
+                .header("Range", hit.path("range")).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(response.statusCode()).isEqualTo(206);
+        return response.body();
+    }
+
+    private static long nodeUsedBytes() throws Exception {
+        String ready = HTTP.send(HttpRequest.newBuilder(URI.create(node.endpoint() + "/q/health/ready")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("\"usedBytes\"\\s*:\\s*(\\d+)").matcher(ready);
+        assertThat(m.find()).as("usedBytes in " + ready).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(a);
+        out.writeBytes(b);
+        return out.toByteArray();
+    }
+}
