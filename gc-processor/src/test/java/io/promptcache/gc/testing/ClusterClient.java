@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.topic.TopicCatalog;
@@ -47,6 +48,7 @@ import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
@@ -114,6 +116,44 @@ public final class ClusterClient implements AutoCloseable {
                     .build());
         }
         producer.flush();
+    }
+
+    /** PUTs {@code body} as a new object, not yet registered; returns the record to register. */
+    public ObjectRecord upload(byte[] body, long createdAt) {
+        ObjectRecord record = Records.live(ObjectId.generate(), nodeId, body.length, createdAt);
+        s3.putObject(b -> b.bucket(Records.BUCKET).key(record.getKey()), RequestBody.fromBytes(body));
+        return record;
+    }
+
+    /**
+     * Stores a continuation of {@code parent} as index-service does (UploadPartCopy of its first {@code shared}
+     * bytes, then {@code fresh}), not yet registered; returns the record (parent, shared bytes and pieces set).
+     */
+    public ObjectRecord uploadContinuation(ObjectRecord parent, long shared, byte[] fresh, long createdAt) {
+        ObjectRecord record = Records.live(ObjectId.generate(), nodeId, shared + fresh.length, createdAt).toBuilder()
+                .setParentObjectId(Records.idOf(parent).toString()).setSharedBytes(shared)
+                .addAllShared(SharedBytes.continuing(Records.idOf(parent).toString(), parent, shared)).build();
+        String key = record.getKey();
+        String upload = s3.createMultipartUpload(b -> b.bucket(Records.BUCKET).key(key)).uploadId();
+        String copied = s3.uploadPartCopy(b -> b.sourceBucket(Records.BUCKET).sourceKey(parent.getKey())
+                .destinationBucket(Records.BUCKET).destinationKey(key).uploadId(upload).partNumber(1)
+                .copySourceRange("bytes=0-" + (shared - 1))).copyPartResult().eTag();
+        String written = s3.uploadPart(b -> b.bucket(Records.BUCKET).key(key).uploadId(upload).partNumber(2),
+                RequestBody.fromBytes(fresh)).eTag();
+        s3.completeMultipartUpload(b -> b.bucket(Records.BUCKET).key(key).uploadId(upload).multipartUpload(m -> m
+                .parts(CompletedPart.builder().partNumber(1).eTag(copied).build(),
+                        CompletedPart.builder().partNumber(2).eTag(written).build())));
+        return record;
+    }
+
+    /** The whole object; empty if it is gone (404). */
+    public Optional<byte[]> get(String key) {
+        try {
+            return Optional.of(s3.getObject(b -> b.bucket(Records.BUCKET).key(key), ResponseTransformer.toBytes())
+                    .asByteArray());
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        }
     }
 
     /** PUTs {@code bytes} under {@code key} and nothing else (what a store that crashed before its commit leaves). */

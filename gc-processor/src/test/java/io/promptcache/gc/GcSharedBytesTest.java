@@ -1,0 +1,145 @@
+package io.promptcache.gc;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.gc.testing.Records;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.topic.Topics;
+import io.quarkus.test.junit.QuarkusTest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Physical bytes on the real broker and a real storage node: a continuation object shares its parent's bytes on
+ * the node; the GC counts them once, and deleting the parent and the continuation in either order frees each byte
+ * exactly when its last holder goes, while the survivor keeps reading right.
+ */
+@QuarkusTest
+class GcSharedBytesTest {
+
+    private static final int KIB = 1024;
+    private static StorageNodeProcess node;
+    private static ClusterClient cluster;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void startNode() {
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        node = StorageNodeProcess.start(bootstrap, Map.of("promptcache.storage.capacity-bytes",
+                Long.toString(64L << 20)));
+        cluster = new ClusterClient(bootstrap, node.nodeId(), node.endpoint());
+    }
+
+    @AfterAll
+    static void stopNode() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @BeforeEach
+    void ready() {
+        ServiceHealthContract.awaitReady();
+    }
+
+    @ParameterizedTest(name = "parent deleted first: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldFreeSharedBytesWithTheirLastHolderInEitherOrder(boolean parentFirst) throws Exception {
+        // Given: turn 1 (256 KiB) and turn 2 sharing it whole plus 128 KiB of its own, advertised like the index does
+        long nodeBase = nodeUsedBytes();
+        double gcBase = gcHeldBytes();
+        long now = System.currentTimeMillis();
+        byte[] turn1 = random(256 * KIB, parentFirst ? 1 : 2);
+        byte[] fresh = random(128 * KIB, parentFirst ? 3 : 4);
+        ObjectRecord parent = cluster.upload(turn1, now);
+        cluster.register(parent, Records.prefixKey(parentFirst ? 100 : 200));
+        ObjectRecord child = cluster.uploadContinuation(parent, turn1.length, fresh, now);
+        cluster.register(child, Records.prefixKey(parentFirst ? 100 : 200), Records.prefixKey(parentFirst ? 101 : 201));
+        byte[] turn2 = concat(turn1, fresh);
+        // Then: 384 KiB on the node, and the GC counts the same physical bytes (the shared 256 KiB once)
+        assertThat(nodeUsedBytes() - nodeBase).isEqualTo(384L * KIB);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gcHeldBytes() - gcBase)
+                .isEqualTo(384.0 * KIB));
+
+        // When: one of them is deleted (tombstoned by its owner; the GC deletes it at the end of the grace window)
+        ObjectRecord first = parentFirst ? parent : child;
+        ObjectRecord second = parentFirst ? child : parent;
+        deleteThroughTheGc(first);
+        // Then: the survivor reads whole; only the bytes nothing else holds were freed
+        if (parentFirst) {
+            assertThat(cluster.get(child.getKey())).hasValueSatisfying(b -> assertThat(b).isEqualTo(turn2));
+            assertThat(nodeUsedBytes() - nodeBase).as("the continuation still holds turn 1's bytes")
+                    .isEqualTo(384L * KIB);
+        } else {
+            assertThat(cluster.get(parent.getKey())).hasValueSatisfying(b -> assertThat(b).isEqualTo(turn1));
+            assertThat(nodeUsedBytes() - nodeBase).as("turn 2's own bytes freed").isEqualTo(256L * KIB);
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gcHeldBytes() - gcBase)
+                .isEqualTo(parentFirst ? 384.0 * KIB : 256.0 * KIB));
+
+        // When: the other goes too, then everything is freed, on the node and in the GC's books
+        deleteThroughTheGc(second);
+        assertThat(nodeUsedBytes()).isEqualTo(nodeBase);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gcHeldBytes()).isEqualTo(gcBase));
+    }
+
+    private static void deleteThroughTheGc(ObjectRecord record) {
+        ObjectId id = Records.idOf(record);
+        cluster.send(Topics.OBJECTS, id, Records.tombstone(record, System.currentTimeMillis()));
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.latest(Topics.OBJECTS).get(id) == null
+                && cluster.get(record.getKey()).isEmpty());
+    }
+
+    private static long nodeUsedBytes() throws Exception {
+        String ready = HTTP.send(HttpRequest.newBuilder(URI.create(node.endpoint() + "/q/health/ready")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("\"usedBytes\"\\s*:\\s*(\\d+)").matcher(ready);
+        assertThat(m.find()).as("usedBytes in " + ready).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    /** The GC's held bytes of the node (0 when it knows no object there). */
+    private static double gcHeldBytes() {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        Matcher m = Pattern.compile("promptcache_gc_bytes\\{kind=\"held\",name=\"" + node.nodeId()
+                + "\",scope=\"node\"} (\\S+)").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    private static byte[] random(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
