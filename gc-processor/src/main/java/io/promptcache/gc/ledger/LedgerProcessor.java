@@ -45,6 +45,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
     private static final Logger LOG = Logger.getLogger(LedgerProcessor.class);
 
     private final PhaseTwo.Factory phaseTwo;
+    private PhaseTwo deleter;
     private final GcMetrics metrics;
     private ProcessorContext<Void, LedgerOutput> context;
     private KeyValueStore<ObjectId, LedgerEntry> ledger;
@@ -70,7 +71,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             }
         }
         metrics.graceQueue(queued);
-        PhaseTwo deleter = phaseTwo.create(ctx, this);
+        deleter = phaseTwo.create(ctx, this);
         ctx.schedule(deleter.interval(), PunctuationType.WALL_CLOCK_TIME, deleter::run);
     }
 
@@ -114,6 +115,9 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             }
             retractAll(id);
             long deleteAfter = newRecord.getTombstone().getDeleteAfterMs();
+            if (entry == null || !entry.tombstoned()) {
+                deleter.markReclaimable(id, newRecord, context.currentSystemTimeMs());
+            }
             updated = schedule(id, updated.withRefs(0), deleteAfter, updated.deleteAttempts());
         }
         ledger.put(id, updated);

@@ -13,6 +13,7 @@ import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.NodeTable;
 import io.promptcache.gc.storage.StorageCallException;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.ObjectRecord;
 
 /**
@@ -75,11 +76,30 @@ public final class PhaseTwo {
                 ledger.retractAll(id);
                 ledger.context().forward(new Record<>(null, new LedgerOutput.ObjectRemoval(id), now));
                 ledger.forget(id, entry);
-                metrics.deleted(deleted * entry.record().getTotalBytes());
+                metrics.deleted(deleted * SharedBytes.ownBytes(entry.record()));
             } else {
                 int failures = entry.deleteAttempts() + 1;
                 ledger.ledger().put(id, ledger.schedule(id, entry, now + schedule.retryDelayMs(failures),
                         failures));
+            }
+        }
+    }
+
+    /**
+     * Phase one's hint to the nodes: the newly tombstoned object may be deleted early if a write needs room (it is
+     * deleted at the end of its grace window anyway). Best effort: a node that misses it keeps the object until then.
+     */
+    void markReclaimable(ObjectId id, ObjectRecord record, long now) {
+        for (String nodeId : record.getNodesList()) {
+            var status = nodes.get(nodeId);
+            if (liveness.of(status, now) != NodeLiveness.Verdict.LIVE) {
+                continue;
+            }
+            try {
+                storage.markReclaimable(status.getEndpoint(), record.getBucket(), record.getKey(),
+                        record.getTombstone().getDeleteAfterMs());
+            } catch (StorageCallException e) {
+                LOG.debugf("Could not mark object %s reclaimable on node %s: %s", id, nodeId, e.getMessage());
             }
         }
     }

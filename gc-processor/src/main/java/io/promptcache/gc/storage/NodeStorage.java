@@ -9,6 +9,13 @@ public interface NodeStorage {
     void delete(String endpoint, String bucket, String key);
 
     /**
+     * Tells the node an evicted object may be deleted early when a write needs room (before {@code deleteAfterMs},
+     * the end of its grace window): the node's reclaimable marker, set by a CopyObject onto itself that replaces its
+     * metadata (no byte copied). An absent object is no error.
+     */
+    void markReclaimable(String endpoint, String bucket, String key, long deleteAfterMs);
+
+    /**
      * One page of the bucket's keys.
      *
      * @param continuation the previous page's {@link Listing#next()}, or null for the first page

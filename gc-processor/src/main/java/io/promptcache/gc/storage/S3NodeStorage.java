@@ -21,7 +21,9 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * {@link NodeStorage} through the AWS SDK: the {@link S3Client} quarkus-amazon-s3 configures ({@code quarkus.s3.*}),
@@ -61,6 +63,24 @@ public class S3NodeStorage implements NodeStorage {
         } catch (SdkException e) {
             throw new StorageCallException("DELETE " + bucket + "/" + key + " on " + endpoint + ": " + e.getMessage(),
                     e);
+        }
+    }
+
+    /** User metadata the storage node reads as "reclaimable after" (its {@code Reclaimables.MARKER}). */
+    static final String RECLAIMABLE_MARKER = "promptcache-reclaimable-after";
+
+    @Override
+    public void markReclaimable(String endpoint, String bucket, String key, long deleteAfterMs) {
+        try {
+            client.copyObject(b -> b.sourceBucket(bucket).sourceKey(key).destinationBucket(bucket).destinationKey(key)
+                    .metadataDirective(MetadataDirective.REPLACE).contentType("application/octet-stream")
+                    .metadata(Map.of(RECLAIMABLE_MARKER, Long.toString(deleteAfterMs)))
+                    .overrideConfiguration(at(endpoint)));
+        } catch (NoSuchKeyException | NoSuchBucketException e) {
+            // gone already
+        } catch (SdkException e) {
+            throw new StorageCallException("mark " + bucket + "/" + key + " reclaimable on " + endpoint + ": "
+                    + e.getMessage(), e);
         }
     }
 

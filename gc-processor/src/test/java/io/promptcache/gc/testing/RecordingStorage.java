@@ -37,6 +37,18 @@ public final class RecordingStorage implements NodeStorage {
         return attempts;
     }
 
+    private final List<String> marks = new ArrayList<>();
+
+    /** Reclaimable marks as "endpoint bucket/key deleteAfterMs". */
+    public List<String> marks() {
+        return List.copyOf(marks);
+    }
+
+    @Override
+    public void markReclaimable(String endpoint, String bucket, String key, long deleteAfterMs) {
+        marks.add(endpoint + " " + bucket + "/" + key + " " + deleteAfterMs);
+    }
+
     @Override
     public void delete(String endpoint, String bucket, String key) {
         attempts++;

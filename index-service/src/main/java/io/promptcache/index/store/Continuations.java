@@ -44,7 +44,7 @@ public class Continuations {
         NodeStatus node = stores.node(parent.getNodes(0));
         long now = System.currentTimeMillis();
         if (node == null || !Placement.isLive(node, now, config.storage().livenessIntervals())
-                || node.getCapacityBytes() - node.getUsedBytes() < plan.totalBytes() - shared) {
+                || Placement.free(node) < plan.totalBytes() - shared) {
             return null;
         }
         return new Continuation(ObjectId.parse(match.entry().getObjectId()), parent, node, blocks, shared);

@@ -44,7 +44,7 @@ public class Placement {
         List<NodeStatus> live = liveNodes();
         List<Rendezvous.Candidate> candidates = new ArrayList<>(live.size());
         for (NodeStatus node : live) {
-            long free = node.getCapacityBytes() - node.getUsedBytes();
+            long free = free(node);
             if (free >= bytes) {
                 candidates.add(new Rendezvous.Candidate(node.getNodeId(), Math.max(1, free)));
             }
@@ -54,6 +54,14 @@ public class Placement {
             return null;
         }
         return live.stream().filter(n -> n.getNodeId().equals(winner.nodeId())).findFirst().orElseThrow();
+    }
+
+    /**
+     * Room on the node as its last heartbeat reported it: capacity - used, plus the bytes it frees on demand
+     * (objects the GC evicted that it deletes early for a write).
+     */
+    public static long free(NodeStatus node) {
+        return node.getCapacityBytes() - node.getUsedBytes() + node.getReclaimableBytes();
     }
 
     /** Whether the node of that id is known and live now. */

@@ -101,7 +101,7 @@ public class NodeHeartbeat {
     NodeStatus status(NodeState state) {
         return NodeStatus.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNodeId(nodeId.value())
                 .setEndpoint(endpoint()).setCapacityBytes(store.capacityBytes()).setUsedBytes(store.usedBytes())
-                .setLogicalUsedBytes(store.logicalBytes())
+                .setLogicalUsedBytes(store.logicalBytes()).setReclaimableBytes(store.reclaimableBytes())
                 .setObjects(store.objectCount()).setState(state).setHeartbeatAtMs(System.currentTimeMillis())
                 .setHeartbeatIntervalMs((int) config.heartbeatInterval().toMillis())
                 .setRamCapacityBytes(store.tierStats().ramCapacityBytes())

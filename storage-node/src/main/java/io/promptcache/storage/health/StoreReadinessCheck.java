@@ -35,6 +35,7 @@ public class StoreReadinessCheck implements HealthCheck {
                 .withData("objects", store.objectCount())
                 .withData("usedBytes", store.usedBytes())
                 .withData("logicalBytes", store.logicalBytes())
+                .withData("reclaimableBytes", store.reclaimableBytes())
                 .withData("bodyFiles", store.bodyFileCount())
                 .withData("capacityBytes", store.capacityBytes())
                 .withData("validationTempCleaned", store.validation().tempFilesCleaned())

@@ -43,6 +43,8 @@ public class TierMetrics {
                 "Index entries dropped because their body was found nowhere or failed verify-on-read");
         counter(registry, "promptcache.storage.corrupt.reads", s, TierStats::corruptBodiesOnRead,
                 "Bodies that failed their CRC32C check on read");
+        counter(registry, "promptcache.storage.reclaimed.early", s, TierStats::reclaimedEarly,
+                "Objects the GC had evicted, deleted before the end of their grace window to make room for a write");
     }
 
     private static void counter(MeterRegistry registry, String name, TierStats stats,

@@ -48,6 +48,7 @@ public final class ObjectStore implements AutoCloseable {
     private final ValidationReport validation;
     private final MultipartUploads multipart;
     private final ExtentRefs refs;
+    private final Reclaimables reclaimables = new Reclaimables();
     /** Physical bytes: body files (each once, however many objects share it), inline bodies, parts, reservations. */
     private final AtomicLong allocatedBytes = new AtomicLong();
     /** Logical bytes: the sum of the objects' sizes (shared bytes counted once per object). */
@@ -71,7 +72,7 @@ public final class ObjectStore implements AutoCloseable {
         this.multipart = new MultipartUploads(this, metadata, directory);
         this.refs = new ExtentRefs(metadata);
         try {
-            this.validation = new StartupValidator(directory, metadata, multipart, refs).run();
+            this.validation = new StartupValidator(directory, metadata, multipart, refs, reclaimables).run();
         } catch (RuntimeException e) {
             metadata.close();
             throw e;
@@ -332,17 +333,70 @@ public final class ObjectStore implements AutoCloseable {
         }
     }
 
-    /** Reserves capacity or refuses with {@code InsufficientStorage}. */
+    /**
+     * Reserves capacity; when it is short, first deletes objects the GC already evicted ({@link Reclaimables}), then
+     * refuses with {@code InsufficientStorage}.
+     */
     void reserve(long bytes) {
-        long current;
-        do {
-            current = allocatedBytes.get();
-            if (current + bytes > capacityBytes) {
+        while (!tryReserve(bytes)) {
+            if (!reclaimOne()) {
+                long current = allocatedBytes.get();
                 throw new S3Exception(S3ErrorCode.INSUFFICIENT_STORAGE, "Not enough free capacity: " + bytes
                         + " bytes requested, " + Math.max(0, capacityBytes - current) + " of " + capacityBytes
                         + " free. Nothing was written.");
             }
+        }
+    }
+
+    private boolean tryReserve(long bytes) {
+        long current;
+        do {
+            current = allocatedBytes.get();
+            if (current + bytes > capacityBytes) {
+                return false;
+            }
         } while (!allocatedBytes.compareAndSet(current, current + bytes));
+        return true;
+    }
+
+    /** Deletes the reclaimable object with the earliest deadline; false if none is left. */
+    private boolean reclaimOne() {
+        Reclaimables.Candidate next;
+        while ((next = reclaimables.poll()) != null) {
+            synchronized (commitLock(next.bucket(), next.key())) {
+                Optional<ObjectMeta> current = metadata.getObject(next.bucket(), next.key());
+                if (current.isPresent() && current.get().fileId().equals(next.versionId())) {
+                    remove(next.bucket(), next.key(), current.get());
+                    stats.reclaimedEarly.increment();
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Physical bytes that deleting every reclaimable object would free now: the body files all of whose holders are
+     * reclaimable, plus their inline bodies. Heartbeats report it so placement counts it as room.
+     */
+    public long reclaimableBytes() {
+        Map<String, Integer> holders = new java.util.HashMap<>();
+        long bytes = 0;
+        for (Reclaimables.Candidate c : reclaimables.snapshot()) {
+            Optional<ObjectMeta> current = metadata.getObject(c.bucket(), c.key());
+            if (current.isEmpty() || !current.get().fileId().equals(c.versionId())) {
+                continue;
+            }
+            bytes += current.get().isInline() ? current.get().size() : 0;
+            Extent.files(current.get().bodyExtents()).forEach(f -> holders.merge(f, 1, Integer::sum));
+        }
+        for (Map.Entry<String, Integer> h : holders.entrySet()) {
+            ExtentRefs.FileEntry entry = refs.get(h.getKey());
+            if (entry != null && entry.refs() == h.getValue()) {
+                bytes += entry.size();
+            }
+        }
+        return bytes;
     }
 
     void release(long bytes) {
@@ -455,6 +509,7 @@ public final class ObjectStore implements AutoCloseable {
             objectCount.incrementAndGet();
             replaced.ifPresent(this::forgetCounts);
             free(freed);
+            reclaimables.offer(bucket, key, install.meta());
         }
     }
 

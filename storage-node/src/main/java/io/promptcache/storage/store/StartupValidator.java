@@ -31,6 +31,7 @@ final class StartupValidator {
     private final MetadataStore metadata;
     private final MultipartUploads multipart;
     private final ExtentRefs refs;
+    private final Reclaimables reclaimables;
     /** The stored counts, as read before validation. */
     private final Map<String, ExtentRefs.FileEntry> stored = new HashMap<>();
     /** The counts the records imply. */
@@ -38,11 +39,13 @@ final class StartupValidator {
     /** Size on disk of each file looked at (-1: missing). */
     private final Map<String, Long> sizes = new HashMap<>();
 
-    StartupValidator(DataDirectory directory, MetadataStore metadata, MultipartUploads multipart, ExtentRefs refs) {
+    StartupValidator(DataDirectory directory, MetadataStore metadata, MultipartUploads multipart, ExtentRefs refs,
+            Reclaimables reclaimables) {
         this.directory = directory;
         this.metadata = metadata;
         this.multipart = multipart;
         this.refs = refs;
+        this.reclaimables = reclaimables;
     }
 
     ValidationReport run() {
@@ -75,6 +78,7 @@ final class StartupValidator {
                 missing[0]++;
                 return;
             }
+            reclaimables.offer(bucket, key, meta);
             kept[0]++;
             kept[1] += meta.size();
             kept[2] += meta.isInline() ? meta.size() : 0;

@@ -11,9 +11,15 @@ public final class TierStats {
     private final Tiers tiers;
     final LongAdder staleCleaned = new LongAdder();
     final LongAdder corruptOnRead = new LongAdder();
+    final LongAdder reclaimedEarly = new LongAdder();
 
     TierStats(Tiers tiers) {
         this.tiers = tiers;
+    }
+
+    /** Objects the GC had evicted, deleted before the end of their grace window to make room for a write. */
+    public long reclaimedEarly() {
+        return reclaimedEarly.sum();
     }
 
     public long ramCapacityBytes() {
