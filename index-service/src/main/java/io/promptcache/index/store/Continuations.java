@@ -11,8 +11,10 @@ import io.promptcache.schema.proto.ObjectRecord;
 
 /**
  * Decides whether a store continues the object its prefix partially hit: only when that object is LIVE, holds the
- * shared blocks with the same byte layout, and its node is live with room for the new bytes (a continuation must
- * live with its parent: extents are node-local). Otherwise the store is a whole object, placed anywhere.
+ * shared blocks with the same byte layout, and its node is live (a continuation must live with its parent: extents
+ * are node-local). Otherwise the store is a whole object, placed anywhere. Room is the node's to make: it deletes
+ * objects the GC already evicted early, and a node that still cannot take the bytes answers 507 (the store then
+ * answers 503 with Retry-After, nothing advertised).
  */
 @ApplicationScoped
 public class Continuations {
@@ -44,7 +46,8 @@ public class Continuations {
         NodeStatus node = stores.node(parent.getNodes(0));
         long now = System.currentTimeMillis();
         if (node == null || !Placement.isLive(node, now, config.storage().livenessIntervals())
-                || Placement.free(node) < plan.totalBytes() - shared) {
+                || node.getCapacityBytes() < plan.totalBytes() - shared) {
+            // room by the last heartbeat is not required: the node makes room (reclaimable objects) or refuses
             return null;
         }
         return new Continuation(ObjectId.parse(match.entry().getObjectId()), parent, node, blocks, shared);

@@ -39,19 +39,28 @@ public class Placement {
         return live;
     }
 
-    /** The node for a new object of {@code bytes}, or null if no live node has room. */
+    /**
+     * The node for a new object of {@code bytes}: rendezvous over the live nodes with room by their last heartbeat;
+     * when none has room by that (a heartbeat is up to one interval old, and the GC frees room all the time), the
+     * live node with the most room, which makes room or refuses with 507 itself. Null only with no live node that
+     * could ever hold it (capacity below {@code bytes}).
+     */
     public NodeStatus choose(ObjectId objectId, long bytes) {
         List<NodeStatus> live = liveNodes();
         List<Rendezvous.Candidate> candidates = new ArrayList<>(live.size());
+        NodeStatus roomiest = null;
         for (NodeStatus node : live) {
             long free = free(node);
             if (free >= bytes) {
                 candidates.add(new Rendezvous.Candidate(node.getNodeId(), Math.max(1, free)));
             }
+            if (node.getCapacityBytes() >= bytes && (roomiest == null || free > free(roomiest))) {
+                roomiest = node;
+            }
         }
         Rendezvous.Candidate winner = Rendezvous.choose(objectId.toBytes(), candidates);
         if (winner == null) {
-            return null;
+            return roomiest;
         }
         return live.stream().filter(n -> n.getNodeId().equals(winner.nodeId())).findFirst().orElseThrow();
     }

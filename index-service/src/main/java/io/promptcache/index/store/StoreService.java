@@ -271,7 +271,7 @@ public class StoreService {
         }
         NodeStatus node = placement.choose(id, bytes);
         if (node == null) {
-            throw ApiException.unavailable("NoStorageNode", "no live storage node has room for " + bytes
+            throw ApiException.unavailable("NoStorageNode", "no live storage node can hold " + bytes
                     + " bytes (" + placement.liveNodes().size() + " live)", config.retryAfter(), null);
         }
         return node;

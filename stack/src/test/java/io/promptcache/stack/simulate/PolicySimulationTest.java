@@ -15,32 +15,36 @@ class PolicySimulationTest {
             new NodeLiveness(3, 300_000));
 
     @Test
-    void shouldServeTheLongestStoredPrefixAndStoreWholePromptsOnPartialHits() {
+    void shouldServeTheLongestStoredPrefixAndStoreOnlyTheMissedBlocksOnPartialHits() {
         // Given: room for 100 blocks of 10 bytes
         PolicySimulation sim = new PolicySimulation(POLICY, 1000, 10, 0, 0);
 
-        // Then: a miss stores the prompt; a longer prompt hits its prefix and is stored whole
+        // Then: a miss stores the prompt; a longer prompt hits its prefix and stores a continuation of it
         assertThat(sim.request(0, new long[]{1, 2, 3})).isZero();
         assertThat(sim.request(1, new long[]{1, 2, 3, 4})).isEqualTo(3);
         assertThat(sim.request(2, new long[]{1, 2, 3, 4, 5})).isEqualTo(4);
-        assertThat(sim.liveBytes()).as("three objects, the two older superseded but live").isEqualTo(120);
+        assertThat(sim.liveBytes()).as("5 blocks: each turn wrote only its new block").isEqualTo(50);
+        assertThat(sim.writeAmplification()).isEqualTo(1.0);
     }
 
     @Test
     void shouldEvictSupersededObjectsFirstThenTheLeastRecentlyUsed() {
-        // Given: room for 10 blocks (high watermark 9, low 8); a conversation of 3 turns, then an unrelated prompt
+        // Given: room for 10 blocks (high watermark 9, low 8); a conversation of 3 turns (4 blocks: the turns share
+        // their bytes), then an unrelated prompt
         PolicySimulation sim = new PolicySimulation(POLICY, 100, 10, 0, 0);
         sim.request(0, new long[]{1, 2});
         sim.request(1, new long[]{1, 2, 3});
         sim.request(2, new long[]{1, 2, 3, 4});
-
-        // When: 9 blocks live -> no eviction yet; then 3 more blocks: over the high watermark
-        assertThat(sim.liveBytes()).isEqualTo(90);
         sim.request(3, new long[]{7, 8, 9});
-
-        // Then: the superseded turns went first (5 blocks), the newest conversation state and the new prompt stay
         assertThat(sim.liveBytes()).isEqualTo(70);
-        assertThat(sim.request(4, new long[]{1, 2, 3, 4, 5})).isEqualTo(4);
+
+        // When: 3 more blocks: over the high watermark
+        sim.request(4, new long[]{10, 11, 12});
+
+        // Then: the superseded turns went first (freeing nothing: the last turn shares them), then the least recently
+        // used object, the conversation's last turn, which freed all 4 blocks
+        assertThat(sim.liveBytes()).isEqualTo(60);
         assertThat(sim.request(5, new long[]{7, 8, 9})).isEqualTo(3);
+        assertThat(sim.request(6, new long[]{1, 2, 3, 4, 5})).isZero();
     }
 }
