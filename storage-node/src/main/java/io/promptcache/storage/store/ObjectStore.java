@@ -509,7 +509,7 @@ public final class ObjectStore implements AutoCloseable {
             objectCount.incrementAndGet();
             replaced.ifPresent(this::forgetCounts);
             free(freed);
-            reclaimables.offer(bucket, key, install.meta());
+            reclaimables.update(bucket, key, install.meta());
         }
     }
 
@@ -521,6 +521,7 @@ public final class ObjectStore implements AutoCloseable {
             freed = refs.commit(batch, new ExtentRefs.Change().release(meta.bodyExtents()));
         }
         // its body files leave the tiers only once nothing holds them (free): a copy may still read them
+        reclaimables.forget(bucket, key);
         forgetCounts(meta);
         free(freed);
     }

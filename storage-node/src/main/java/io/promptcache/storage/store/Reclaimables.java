@@ -1,14 +1,17 @@
 package io.promptcache.storage.store;
 
 import java.util.Comparator;
-import java.util.PriorityQueue;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * Objects the cluster's GC has already evicted (tombstoned: no lookup returns them) and will delete at the end of
  * their grace window, which the GC marks with the user metadata {@value #MARKER} = the end of that window (ms since
  * the epoch), by a CopyObject of the object onto itself with {@code REPLACE}. When a write needs room the node deletes
  * them early, the earliest deadline first, instead of refusing the write: a cache admits a store by making room.
- * Entries are checked against the current object when used (a replaced or deleted key is skipped).
+ * An object leaves the set when it is deleted or replaced, so the set holds only marked objects that still exist.
  */
 final class Reclaimables {
 
@@ -19,11 +22,13 @@ final class Reclaimables {
     record Candidate(long deleteAfterMs, String bucket, String key, String versionId) {
     }
 
-    private final PriorityQueue<Candidate> queue = new PriorityQueue<>(
-            Comparator.comparingLong(Candidate::deleteAfterMs));
+    private final TreeSet<Candidate> byDeadline = new TreeSet<>(Comparator.comparingLong(Candidate::deleteAfterMs)
+            .thenComparing(Candidate::bucket).thenComparing(Candidate::key).thenComparing(Candidate::versionId));
+    private final Map<String, Candidate> byObject = new HashMap<>();
 
-    /** Remembers {@code meta} if it carries the marker. */
-    synchronized void offer(String bucket, String key, ObjectMeta meta) {
+    /** {@code bucket/key} is now {@code meta}: remembered if it carries the marker, forgotten otherwise. */
+    synchronized void update(String bucket, String key, ObjectMeta meta) {
+        forget(bucket, key);
         String after = meta.userMetadata().get(MARKER);
         if (after == null) {
             return;
@@ -34,19 +39,33 @@ final class Reclaimables {
         } catch (NumberFormatException e) {
             return;
         }
-        queue.add(new Candidate(deleteAfter, bucket, key, meta.fileId()));
+        Candidate candidate = new Candidate(deleteAfter, bucket, key, meta.fileId());
+        byDeadline.add(candidate);
+        byObject.put(id(bucket, key), candidate);
+    }
+
+    /** {@code bucket/key} was deleted. */
+    synchronized void forget(String bucket, String key) {
+        Candidate previous = byObject.remove(id(bucket, key));
+        if (previous != null) {
+            byDeadline.remove(previous);
+        }
     }
 
     /** The candidate with the earliest deadline, removed; null if none. */
     synchronized Candidate poll() {
-        return queue.poll();
+        Candidate first = byDeadline.pollFirst();
+        if (first != null) {
+            byObject.remove(id(first.bucket(), first.key()));
+        }
+        return first;
     }
 
-    synchronized int size() {
-        return queue.size();
+    synchronized List<Candidate> snapshot() {
+        return List.copyOf(byDeadline);
     }
 
-    synchronized java.util.List<Candidate> snapshot() {
-        return java.util.List.copyOf(queue);
+    private static String id(String bucket, String key) {
+        return bucket + '\0' + key;
     }
 }

@@ -78,7 +78,7 @@ final class StartupValidator {
                 missing[0]++;
                 return;
             }
-            reclaimables.offer(bucket, key, meta);
+            reclaimables.update(bucket, key, meta);
             kept[0]++;
             kept[1] += meta.size();
             kept[2] += meta.isInline() ? meta.size() : 0;
