@@ -173,7 +173,8 @@ public final class BudgetBook {
         }
         long high = (long) (policy.highWatermark() * limit);
         long inflow = account.inflow().sustained();
-        if (account.held() <= high && account.live() + inflow <= high) {
+        boolean heldFits = policy.reclaimOnDemand() || account.held() <= high;
+        if (heldFits && account.live() + inflow <= high) {
             return;
         }
         drain(account, Math.max(0, Math.min((long) (policy.lowWatermark() * limit), high - inflow)), reason, plan);

@@ -99,8 +99,11 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     /** One round: plan, tombstone the victims, publish the usage, one step of the orphan sweep. */
     void enforce(long now) {
         Map<String, NodeStatus> heartbeats = nodes.all();
-        long horizon = settings.grace().toMillis() + deleteLag.estimateMs() + settings.interval().toMillis()
-                + arrivalLag.estimateMs();
+        long horizon = (settings.policy().reclaimOnDemand()
+                ? 0
+                : settings.grace().toMillis()
+                        + deleteLag.estimateMs())
+                + settings.interval().toMillis() + arrivalLag.estimateMs();
         List<Eviction> plan = book.plan(settings.policy(), heartbeats, now, horizon);
         long deleteAfter = now + settings.grace().toMillis();
         for (Eviction eviction : plan) {

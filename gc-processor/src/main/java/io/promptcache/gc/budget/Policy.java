@@ -13,9 +13,18 @@ import io.promptcache.gc.storage.NodeLiveness;
  * @param globalLimit bytes of the whole cluster; 0 = none
  * @param tenantLimits bytes per tenant
  * @param liveness when a node is lost (its LIVE objects are dropped)
+ * @param reclaimOnDemand the storage nodes delete evicted objects early when a write needs room (the GC marks them
+ *        reclaimable): bytes in the grace window are then room, so a budget is enforced on its live bytes (plus the
+ *        inflow) alone, and the look-ahead horizon is one round instead of grace + delete lag + a round
  */
 public record Policy(double highWatermark, double lowWatermark, long ttlMs, long globalLimit,
-        Map<String, Long> tenantLimits, NodeLiveness liveness) {
+        Map<String, Long> tenantLimits, NodeLiveness liveness, boolean reclaimOnDemand) {
+
+    /** Limits for storage that keeps evicted bytes through the grace window. */
+    public Policy(double highWatermark, double lowWatermark, long ttlMs, long globalLimit,
+            Map<String, Long> tenantLimits, NodeLiveness liveness) {
+        this(highWatermark, lowWatermark, ttlMs, globalLimit, tenantLimits, liveness, false);
+    }
 
     public Policy {
         if (!(lowWatermark > 0 && lowWatermark <= highWatermark && highWatermark <= 1)) {

@@ -40,6 +40,16 @@ public interface GcConfig {
     /** Per-tenant quotas: {@code promptcache.gc.tenants.<tenant>.quota-bytes}. */
     Map<String, Tenant> tenants();
 
+    /**
+     * The storage nodes delete evicted objects early when a write needs room (the GC marks every evicted object
+     * reclaimable on its node; promptcache's storage nodes honour the mark). Then bytes in the grace window count as
+     * room: a node budget is enforced on live bytes plus the inflow alone, and the look-ahead covers one round, so
+     * live bytes may fill the node up to the high watermark. Off: bytes in grace count until deleted (for storage
+     * that ignores the mark).
+     */
+    @WithDefault("false")
+    boolean reclaimOnDemand();
+
     /** How often budgets and TTL are checked. */
     @WithDefault("1s")
     Duration evictInterval();

@@ -43,7 +43,7 @@ public class GcSettings {
         Map<String, Long> quotas = new HashMap<>();
         config.tenants().forEach((tenant, t) -> quotas.put(tenant, t.quotaBytes()));
         Policy policy = new Policy(config.highWatermark(), config.lowWatermark(), config.ttl().toMillis(),
-                config.globalBudgetBytes().orElse(0), quotas, liveness);
+                config.globalBudgetBytes().orElse(0), quotas, liveness, config.reclaimOnDemand());
         GcConfig.Delete delete = config.delete();
         GcConfig.Orphans orphans = config.orphans();
         return new TopologyProducer.Settings(catalog,

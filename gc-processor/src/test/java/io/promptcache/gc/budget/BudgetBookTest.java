@@ -340,6 +340,25 @@ class BudgetBookTest {
                 .containsExactly(branch, parent);
     }
 
+    @Test
+    void shouldCountBytesInGraceAsRoomWhenNodesReclaimOnDemand() {
+        // Given: 10 objects of 100 bytes on a 1000-byte node, 3 of them already tombstoned (in their grace window)
+        Policy reclaiming = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), LIVENESS, true);
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ids.add(put(object("n1", 100, 0, NOW - i * 1000L)));
+        }
+        List<Eviction> first = book.plan(reclaiming, nodes(node("n1", 1000)), NOW, HORIZON);
+        assertThat(first).hasSize(2);
+        assertThat(book.usage().nodes().get("n1")).isEqualTo(new Usage.Bytes(1000, 800, 10, 0));
+        // When / Then: held 1000 > 900 but live 800: the node deletes the evicted bytes when it needs them, so no
+        // further eviction (without reclaim on demand the held bytes would trigger one)
+        assertThat(book.plan(reclaiming, nodes(node("n1", 1000)), NOW, HORIZON)).isEmpty();
+        put(object("n1", 150, 0, NOW));
+        assertThat(book.plan(reclaiming, nodes(node("n1", 1000)), NOW, HORIZON)).as("live 950 > 900")
+                .extracting(Eviction::id).containsExactly(ids.get(7), ids.get(6));
+    }
+
     private ObjectRecord continuation(ObjectId parent, ObjectRecord parentRecord, long shared, long total,
             long createdAt) {
         return object("n1", total, 0, createdAt).toBuilder().setParentObjectId(parent.toString())

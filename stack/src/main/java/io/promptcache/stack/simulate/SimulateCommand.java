@@ -64,6 +64,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--plan-interval", defaultValue = "0s", converter = DurationConverter.class, description = "trace time between two eviction rounds (default 0: after every request)")
     Duration planInterval;
 
+    @Option(names = "--reclaim-on-demand", description = "model the GC's promptcache.gc.reclaim-on-demand=true: nodes delete evicted objects early for writes, so budgets count live bytes only and look one round ahead (default: off, as the GC)")
+    boolean reclaimOnDemand;
+
     @Option(names = "--out", defaultValue = "simulate-report", description = "directory for simulate.json and hit-ratio-vs-capacity.svg (default ${DEFAULT-VALUE})")
     Path out;
 
@@ -72,7 +75,7 @@ public final class SimulateCommand implements Callable<Integer> {
         PrintWriter console = command.commandLine().getOut();
         List<TraceRequest> requests = MooncakeTrace.read(trace, traceRequests);
         Policy policy = new Policy(high, low, Duration.ofDays(7).toMillis(), 0, Map.of(), new NodeLiveness(3,
-                300_000));
+                300_000), reclaimOnDemand);
         console.printf(Locale.ROOT, "%d requests of %s; KV %s per block; watermarks %.2f / %.2f; grace %s%n",
                 requests.size(), trace.getFileName(), Sizes.format(bytesPerBlock), high, low, grace);
         console.println(
@@ -127,6 +130,7 @@ public final class SimulateCommand implements Callable<Integer> {
         document.put("lowWatermark", low);
         document.put("graceMs", grace.toMillis());
         document.put("planIntervalMs", planInterval.toMillis());
+        document.put("reclaimOnDemand", reclaimOnDemand);
         document.put("capacities", rows);
         try {
             Files.createDirectories(out);
