@@ -45,6 +45,8 @@ public final class BudgetBook {
     private final Account global = new Account();
     private final TreeSet<Victim> byAge = new TreeSet<>(Victim.AGE_ORDER);
     private final Pieces pieces = new Pieces();
+    /** The share of a horizon's inflow a plan reserves (1, or one round of it with reclaim on demand). */
+    private double reserveScale = 1.0;
     private boolean planned;
     private long lastPlan;
 
@@ -130,7 +132,18 @@ public final class BudgetBook {
      *        how late new bytes reach the book
      */
     public List<Eviction> plan(Policy policy, Map<String, NodeStatus> heartbeats, long now, long horizonMs) {
+        return plan(policy, heartbeats, now, horizonMs, horizonMs);
+    }
+
+    /**
+     * As {@link #plan(Policy, Map, long, long)}; with {@link Policy#reclaimOnDemand()} the look-ahead reserves the
+     * inflow of one round ({@code roundMs}, until the next plan) instead of a horizon: bytes freed now are room at
+     * once on the node.
+     */
+    public List<Eviction> plan(Policy policy, Map<String, NodeStatus> heartbeats, long now, long horizonMs,
+            long roundMs) {
         roll(now, horizonMs);
+        reserveScale = policy.reclaimOnDemand() && horizonMs > 0 ? Math.min(1.0, (double) roundMs / horizonMs) : 1.0;
         List<Eviction> plan = new ArrayList<>();
         for (String node : List.copyOf(nodes.keySet())) {
             if (policy.liveness().of(heartbeats.get(node), now) == NodeLiveness.Verdict.LOST) {
@@ -172,9 +185,14 @@ public final class BudgetBook {
             return;
         }
         long high = (long) (policy.highWatermark() * limit);
-        long inflow = account.inflow().sustained();
-        boolean heldFits = policy.reclaimOnDemand() || account.held() <= high;
-        if (heldFits && account.live() + inflow <= high) {
+        long inflow = (long) (account.inflow().sustained() * reserveScale);
+        if (policy.reclaimOnDemand()) {
+            // bytes in grace are room (the node frees them for writes); a node full of live bytes must shed some
+            // even at a high watermark of 1: it cannot grow past its capacity to trigger a plan
+            if (account.live() + inflow < high) {
+                return;
+            }
+        } else if (account.held() <= high && account.live() + inflow <= high) {
             return;
         }
         drain(account, Math.max(0, Math.min((long) (policy.lowWatermark() * limit), high - inflow)), reason, plan);

@@ -15,7 +15,8 @@ import io.promptcache.gc.storage.NodeLiveness;
  * @param liveness when a node is lost (its LIVE objects are dropped)
  * @param reclaimOnDemand the storage nodes delete evicted objects early when a write needs room (the GC marks them
  *        reclaimable): bytes in the grace window are then room, so a budget is enforced on its live bytes (plus the
- *        inflow) alone, and the look-ahead horizon is one round instead of grace + delete lag + a round
+ *        inflow of one round, until the next plan) alone, from the high watermark on (so a full node at a high
+ *        watermark of 1 still sheds bytes)
  */
 public record Policy(double highWatermark, double lowWatermark, long ttlMs, long globalLimit,
         Map<String, Long> tenantLimits, NodeLiveness liveness, boolean reclaimOnDemand) {

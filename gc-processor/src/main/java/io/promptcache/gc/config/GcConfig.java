@@ -43,9 +43,9 @@ public interface GcConfig {
     /**
      * The storage nodes delete evicted objects early when a write needs room (the GC marks every evicted object
      * reclaimable on its node; promptcache's storage nodes honour the mark). Then bytes in the grace window count as
-     * room: a node budget is enforced on live bytes plus the inflow alone, and the look-ahead covers one round, so
-     * live bytes may fill the node up to the high watermark. Off: bytes in grace count until deleted (for storage
-     * that ignores the mark).
+     * room: a node budget is enforced on live bytes plus one round of inflow alone, from the high watermark on, so
+     * live bytes may fill the node up to the high watermark (1.0 allowed). Off: bytes in grace count until deleted
+     * (for storage that ignores the mark).
      */
     @WithDefault("false")
     boolean reclaimOnDemand();

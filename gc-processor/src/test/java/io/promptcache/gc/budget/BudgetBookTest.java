@@ -359,6 +359,19 @@ class BudgetBookTest {
                 .extracting(Eviction::id).containsExactly(ids.get(7), ids.get(6));
     }
 
+    @Test
+    void shouldShedFromAFullNodeAtAHighWatermarkOfOneWhenNodesReclaimOnDemand() {
+        // Given: a node exactly full of live bytes (it cannot grow past its capacity to exceed the watermark)
+        Policy full = new Policy(1.0, 0.99, 7 * DAY, 0, Map.of(), LIVENESS, true);
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ids.add(put(object("n1", 100, 0, NOW - i * 1000L)));
+        }
+        // When / Then: the least recently used goes, so the node has room for the next write
+        assertThat(book.plan(full, nodes(node("n1", 1000)), NOW, HORIZON)).extracting(Eviction::id)
+                .containsExactly(ids.get(9));
+    }
+
     private ObjectRecord continuation(ObjectId parent, ObjectRecord parentRecord, long shared, long total,
             long createdAt) {
         return object("n1", total, 0, createdAt).toBuilder().setParentObjectId(parent.toString())

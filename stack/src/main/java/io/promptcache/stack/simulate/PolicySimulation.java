@@ -130,8 +130,8 @@ final class PolicySimulation {
     private void plan(long nowMs) {
         NodeStatus node = NodeStatus.newBuilder().setSchemaVersion(1).setNodeId(NODE).setState(NodeState.NODE_STATE_UP)
                 .setCapacityBytes(capacityBytes).setHeartbeatAtMs(nowMs).setHeartbeatIntervalMs(1000).build();
-        long horizon = (policy.reclaimOnDemand() ? 0 : graceMs) + planIntervalMs;
-        List<Eviction> plan = book.plan(policy, Map.of(NODE, node), nowMs, horizon);
+        List<Eviction> plan = book.plan(policy, Map.of(NODE, node), nowMs, graceMs + planIntervalMs,
+                planIntervalMs);
         for (Eviction eviction : plan) {
             GcObject object = book.get(eviction.id());
             ObjectRecord tombstone = Tombstones.of(object.record(), eviction.reason(), nowMs + graceMs, "simulate");
