@@ -31,6 +31,8 @@ final class BenchOutput {
         out.printf(Locale.ROOT, "requests %s in %s s (%s req/s); hit ratio: requests %s, blocks %s, tokens %s%n",
                 summary.get("requests"), summary.get("seconds"), summary.get("requestsPerSecond"),
                 summary.get("requestHitRatio"), summary.get("blockHitRatio"), summary.get("tokenHitRatio"));
+        out.printf(Locale.ROOT, "hits gone on GET (404: counted as misses, invalidated) %s%n",
+                summary.get("hitsGoneOnGet"));
         out.printf(Locale.ROOT, "stores %s (%s deduplicated, %s continuing the hit); bytes read %s, written %s (write"
                 + " amplification %.3f: written / bytes of the blocks that missed)%n", summary.get("stores"),
                 summary.get("storesDeduplicated"), summary.get("storesContinued"), summary.get("bytesRead"),

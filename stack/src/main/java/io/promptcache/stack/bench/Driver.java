@@ -114,15 +114,12 @@ final class Driver {
             report.latency(Report.Op.LOOKUP, System.nanoTime() - t0);
             int matched = 0;
             if (lookup.hit()) {
-                long t1 = System.nanoTime();
-                byte[] bytes = api.get(lookup);
-                report.latency(Report.Op.GET, System.nanoTime() - t1);
-                report.read(bytes.length);
-                if (!payload.matches(bytes, request.blockIds(), lookup.blocks())) {
+                byte[] bytes = load(index, lookup);
+                if (bytes != null && !payload.matches(bytes, request.blockIds(), lookup.blocks())) {
                     report.error("get_wrong_bytes");
                     return;
                 }
-                matched = lookup.blocks();
+                matched = bytes == null ? 0 : lookup.blocks();
             }
             report.request(request, workload.blockSize(), matched);
             if (matched < request.blocks()) {
@@ -134,6 +131,27 @@ final class Driver {
             }
         } catch (IndexApi.CallFailed e) {
             report.error(e.kind());
+        }
+    }
+
+    /**
+     * The one range GET of a hit; null when the node answered 404 (the object went between lookup and GET): a miss,
+     * reported with {@code invalidate}, never an error, as an engine connector does.
+     */
+    private byte[] load(String index, IndexApi.Lookup lookup) throws IndexApi.CallFailed {
+        long t1 = System.nanoTime();
+        try {
+            byte[] bytes = api.get(lookup);
+            report.latency(Report.Op.GET, System.nanoTime() - t1);
+            report.read(bytes.length);
+            return bytes;
+        } catch (IndexApi.CallFailed e) {
+            if (!e.kind().equals("get_404")) {
+                throw e;
+            }
+            report.goneOnGet();
+            api.invalidate(index, lookup);
+            return null;
         }
     }
 

@@ -46,7 +46,7 @@ final class IndexApi {
     }
 
     /** A lookup's answer; on a miss only {@code hit} is set. */
-    record Lookup(boolean hit, int blocks, long usableBytes, String location, String range) {
+    record Lookup(boolean hit, int blocks, long usableBytes, String location, String range, String objectId) {
     }
 
     private final HttpClient http;
@@ -77,10 +77,16 @@ final class IndexApi {
         }
         JsonNode answer = json("lookup", send("lookup", builder));
         if (!answer.path("hit").asBoolean()) {
-            return new Lookup(false, 0, 0, null, null);
+            return new Lookup(false, 0, 0, null, null, null);
         }
         return new Lookup(true, answer.get("blocks").asInt(), answer.get("usableBytes").asLong(),
-                answer.get("location").asText(), answer.get("range").asText());
+                answer.get("location").asText(), answer.get("range").asText(), answer.path("objectId").asText());
+    }
+
+    /** Reports a hit whose GET answered 404 (the engine's duty: the object is gone, stop returning it). */
+    void invalidate(String index, Lookup hit) throws CallFailed {
+        send("invalidate", HttpRequest.newBuilder(URI.create(index + "/v1/objects/" + hit.objectId()
+                + "/invalidate")).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
     /** The one range GET of a hit, on the storage node. */

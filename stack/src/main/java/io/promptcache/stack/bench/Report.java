@@ -43,6 +43,7 @@ public final class Report {
     private final LongAdder bytesWritten = new LongAdder();
     private final LongAdder missedBlockBytes = new LongAdder();
     private final LongAdder continued = new LongAdder();
+    private final LongAdder goneOnGet = new LongAdder();
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final Map<Long, long[]> timeline = new TreeMap<>(); // second -> {requests, hit blocks, blocks, errors}
     private final long startNanos = System.nanoTime();
@@ -59,6 +60,11 @@ public final class Report {
     }
 
     /** A request done: {@code hitBlocks} of its {@code blocks} came from the cache. */
+    /** A hit whose GET answered 404: counted as a miss and invalidated. */
+    void goneOnGet() {
+        goneOnGet.increment();
+    }
+
     void request(BenchRequest request, int blockSize, int matched) {
         requests.increment();
         blocks.add(request.blocks());
@@ -149,6 +155,7 @@ public final class Report {
         s.put("bytesRead", bytesRead.sum());
         s.put("bytesWritten", bytesWritten.sum());
         s.put("storesContinued", continued.sum());
+        s.put("hitsGoneOnGet", goneOnGet.sum());
         s.put("writeAmplification", missedBlockBytes.sum() == 0
                 ? 0.0
                 : (double) bytesWritten.sum() / missedBlockBytes.sum());
