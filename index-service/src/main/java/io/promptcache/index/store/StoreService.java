@@ -86,10 +86,6 @@ public class StoreService {
      * not live does not count: its prefixes are stored again elsewhere rather than blocked until the GC declares the
      * node lost.
      */
-    public StoreResponse existing(StorePlan plan) {
-        return existing(plan, lookup.longest(plan.chain()));
-    }
-
     private StoreResponse existing(StorePlan plan, PrefixMatch match) {
         if (match.blocks() < plan.blocks()) {
             return null;
