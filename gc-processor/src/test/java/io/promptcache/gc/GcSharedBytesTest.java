@@ -1,9 +1,5 @@
 package io.promptcache.gc;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -42,7 +38,6 @@ class GcSharedBytesTest {
     private static final int KIB = 1024;
     private static StorageNodeProcess node;
     private static ClusterClient cluster;
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @BeforeAll
     static void startNode() {
@@ -71,7 +66,7 @@ class GcSharedBytesTest {
     @ValueSource(booleans = {true, false})
     void shouldFreeSharedBytesWithTheirLastHolderInEitherOrder(boolean parentFirst) throws Exception {
         // Given: turn 1 (256 KiB) and turn 2 sharing it whole plus 128 KiB of its own, advertised like the index does
-        long nodeBase = nodeUsedBytes();
+        long nodeBase = node.usedBytes();
         double gcBase = gcHeldBytes();
         long now = System.currentTimeMillis();
         byte[] turn1 = random(256 * KIB, parentFirst ? 1 : 2);
@@ -82,7 +77,7 @@ class GcSharedBytesTest {
         cluster.register(child, Records.prefixKey(parentFirst ? 100 : 200), Records.prefixKey(parentFirst ? 101 : 201));
         byte[] turn2 = concat(turn1, fresh);
         // Then: 384 KiB on the node, and the GC counts the same physical bytes (the shared 256 KiB once)
-        assertThat(nodeUsedBytes() - nodeBase).isEqualTo(384L * KIB);
+        assertThat(node.usedBytes() - nodeBase).isEqualTo(384L * KIB);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gcHeldBytes() - gcBase)
                 .isEqualTo(384.0 * KIB));
 
@@ -93,18 +88,18 @@ class GcSharedBytesTest {
         // Then: the survivor reads whole; only the bytes nothing else holds were freed
         if (parentFirst) {
             assertThat(cluster.get(child.getKey())).hasValueSatisfying(b -> assertThat(b).isEqualTo(turn2));
-            assertThat(nodeUsedBytes() - nodeBase).as("the continuation still holds turn 1's bytes")
+            assertThat(node.usedBytes() - nodeBase).as("the continuation still holds turn 1's bytes")
                     .isEqualTo(384L * KIB);
         } else {
             assertThat(cluster.get(parent.getKey())).hasValueSatisfying(b -> assertThat(b).isEqualTo(turn1));
-            assertThat(nodeUsedBytes() - nodeBase).as("turn 2's own bytes freed").isEqualTo(256L * KIB);
+            assertThat(node.usedBytes() - nodeBase).as("turn 2's own bytes freed").isEqualTo(256L * KIB);
         }
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gcHeldBytes() - gcBase)
                 .isEqualTo(parentFirst ? 384.0 * KIB : 256.0 * KIB));
 
         // When: the other goes too, then everything is freed, on the node and in the GC's books
         deleteThroughTheGc(second);
-        assertThat(nodeUsedBytes()).isEqualTo(nodeBase);
+        assertThat(node.usedBytes()).isEqualTo(nodeBase);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gcHeldBytes()).isEqualTo(gcBase));
     }
 
@@ -113,14 +108,6 @@ class GcSharedBytesTest {
         cluster.send(Topics.OBJECTS, id, Records.tombstone(record, System.currentTimeMillis()));
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.latest(Topics.OBJECTS).get(id) == null
                 && cluster.get(record.getKey()).isEmpty());
-    }
-
-    private static long nodeUsedBytes() throws Exception {
-        String ready = HTTP.send(HttpRequest.newBuilder(URI.create(node.endpoint() + "/q/health/ready")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = Pattern.compile("\"usedBytes\"\\s*:\\s*(\\d+)").matcher(ready);
-        assertThat(m.find()).as("usedBytes in " + ready).isTrue();
-        return Long.parseLong(m.group(1));
     }
 
     /** The GC's held bytes of the node (0 when it knows no object there). */

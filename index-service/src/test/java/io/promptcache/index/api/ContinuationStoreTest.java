@@ -8,8 +8,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
@@ -72,7 +70,7 @@ class ContinuationStoreTest {
         byte[] kv1 = Api.randomBytes(10 * BLOCK_BYTES, 2);
         String first = Api.store(ns, turn1, BLOCK_BYTES, kv1).statusCode(201).body("continues", nullValue())
                 .extract().path("objectId");
-        long used = nodeUsedBytes();
+        long used = node.usedBytes();
         // When: turn 2 extends it by 6 blocks and the engine sends only those (fromBlock 10)
         int[] turn2 = extend(turn1, 16 * BLOCK_TOKENS, 3);
         byte[] new2 = Api.randomBytes(6 * BLOCK_BYTES, 4);
@@ -82,7 +80,7 @@ class ContinuationStoreTest {
                 .body("bytes", equalTo(16 * BLOCK_BYTES)).body("node", equalTo(node.nodeId())).extract()
                 .path("objectId");
         // Then: only the new bytes were written, and one range GET returns turn 1's bytes then turn 2's
-        assertThat(nodeUsedBytes() - used).isEqualTo(6L * BLOCK_BYTES);
+        assertThat(node.usedBytes() - used).isEqualTo(6L * BLOCK_BYTES);
         byte[] expected2 = concat(kv1, new2);
         assertThat(hitBytes(ns, turn2, second, 16)).isEqualTo(expected2);
         assertThat(hitBytes(ns, Arrays.copyOf(turn2, 12 * BLOCK_TOKENS), second, 12))
@@ -91,10 +89,10 @@ class ContinuationStoreTest {
         // When: turn 3 (2 more blocks) is sent whole: the index still stores only what it lacks
         int[] turn3 = extend(turn2, 18 * BLOCK_TOKENS, 5);
         byte[] expected3 = concat(expected2, Api.randomBytes(2 * BLOCK_BYTES, 6));
-        long beforeTurn3 = nodeUsedBytes();
+        long beforeTurn3 = node.usedBytes();
         String third = Api.store(ns, turn3, BLOCK_BYTES, expected3).statusCode(201).body("continues", equalTo(second))
                 .body("sharedBytes", equalTo(16 * BLOCK_BYTES)).extract().path("objectId");
-        assertThat(nodeUsedBytes() - beforeTurn3).isEqualTo(2L * BLOCK_BYTES);
+        assertThat(node.usedBytes() - beforeTurn3).isEqualTo(2L * BLOCK_BYTES);
         assertThat(hitBytes(ns, turn3, third, 18)).isEqualTo(expected3);
 
         // and the earlier turns can go: the latest still reads whole
@@ -167,14 +165,6 @@ class ContinuationStoreTest {
                 .header("Range", hit.path("range")).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).isEqualTo(206);
         return response.body();
-    }
-
-    private static long nodeUsedBytes() throws Exception {
-        String ready = HTTP.send(HttpRequest.newBuilder(URI.create(node.endpoint() + "/q/health/ready")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = Pattern.compile("\"usedBytes\"\\s*:\\s*(\\d+)").matcher(ready);
-        assertThat(m.find()).as("usedBytes in " + ready).isTrue();
-        return Long.parseLong(m.group(1));
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

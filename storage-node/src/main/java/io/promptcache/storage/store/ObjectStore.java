@@ -223,8 +223,12 @@ public final class ObjectStore implements AutoCloseable {
         if (meta.isInline()) {
             return List.of(new BodySegment(ObjectBody.inRam(Unpooled.wrappedBuffer(meta.inline())), offset, length));
         }
-        List<BodySegment> segments = new ArrayList<>();
-        for (Extent extent : Extent.slice(meta.bodyExtents(), offset, length)) {
+        // an object of its own file (every PUT) is read at the range's own offsets: no slicing on the hot path
+        List<Extent> extents = meta.isShared()
+                ? Extent.slice(meta.extents(), offset, length)
+                : List.of(new Extent(meta.fileId(), offset, length));
+        List<BodySegment> segments = new ArrayList<>(extents.size());
+        for (Extent extent : extents) {
             ObjectBody body = tiers.open(extent.fileId());
             if (body == null || (body.file() != null && options.verifyOnRead() && !verified(body.file(), extent))) {
                 segments.forEach(BodySegment::release);

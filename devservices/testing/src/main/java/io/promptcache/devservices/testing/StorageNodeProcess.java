@@ -1,10 +1,18 @@
 package io.promptcache.devservices.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A real storage node for tests (the packaged storage-node app, its own process) heartbeating to {@code bootstrap}, with a
@@ -12,6 +20,8 @@ import java.util.UUID;
  * does not make it look dead (live = a heartbeat younger than 3 intervals).
  */
 public final class StorageNodeProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final ServiceProcess process;
     private final String nodeId;
@@ -45,6 +55,25 @@ public final class StorageNodeProcess implements AutoCloseable {
 
     public String endpoint() {
         return "http://127.0.0.1:" + process.port();
+    }
+
+    /** The node's physical used bytes now, from its readiness data (no heartbeat lag). */
+    public long usedBytes() {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + "/q/health/ready")).build();
+        String ready;
+        try {
+            ready = HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException("readiness of " + nodeId, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        Matcher m = Pattern.compile("\"usedBytes\"\\s*:\\s*(\\d+)").matcher(ready);
+        if (!m.find()) {
+            throw new IllegalStateException("no usedBytes in the readiness of " + nodeId + ": " + ready);
+        }
+        return Long.parseLong(m.group(1));
     }
 
     /** Crash: SIGKILL. */
