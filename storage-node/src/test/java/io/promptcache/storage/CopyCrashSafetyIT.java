@@ -158,9 +158,11 @@ class CopyCrashSafetyIT {
                     continuation(s3, source, key, prefix, fresh);
                 } else {
                     String victim = mine.remove(random.nextInt(mine.size()));
+                    // from here until the delete is answered the object may or may not exist (a kill can land after
+                    // the node applied the delete and before the answer): its bytes are checked if it is there
+                    acknowledged.remove(victim);
                     s3.deleteObject(b -> b.bucket(BUCKET).key(victim));
                     deleted.add(victim);
-                    acknowledged.remove(victim);
                     continue;
                 }
                 acknowledged.add(key);
