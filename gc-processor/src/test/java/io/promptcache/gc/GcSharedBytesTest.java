@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
@@ -17,13 +15,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.gc.testing.Metrics;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.topic.Topics;
 import io.quarkus.test.junit.QuarkusTest;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -112,10 +110,7 @@ class GcSharedBytesTest {
 
     /** The GC's held bytes of the node (0 when it knows no object there). */
     private static double gcHeldBytes() {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher m = Pattern.compile("promptcache_gc_bytes\\{kind=\"held\",name=\"" + node.nodeId()
-                + "\",scope=\"node\"} (\\S+)").matcher(metrics);
-        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+        return Metrics.value("promptcache_gc_bytes{kind=\"held\",name=\"" + node.nodeId() + "\",scope=\"node\"}");
     }
 
     private static byte[] random(int n, long seed) {

@@ -2,8 +2,10 @@ package io.promptcache.gc.budget;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 import io.promptcache.gc.storage.NodeLiveness;
@@ -45,6 +47,8 @@ public final class BudgetBook {
     private final Account global = new Account();
     private final TreeSet<Victim> byAge = new TreeSet<>(Victim.AGE_ORDER);
     private final Pieces pieces = new Pieces();
+    /** LIVE objects nominated as eviction candidates on their node (forgotten when they stop being LIVE). */
+    private final Set<ObjectId> nominated = new HashSet<>();
     /** The share of a horizon's inflow a plan reserves (1, or one round of it with reclaim on demand). */
     private double reserveScale = 1.0;
     private boolean planned;
@@ -64,6 +68,9 @@ public final class BudgetBook {
         }
         if (old != null) {
             prune(old);
+        }
+        if (object == null || !object.live()) {
+            nominated.remove(id);
         }
     }
 
@@ -159,6 +166,9 @@ public final class BudgetBook {
             }
         }
         for (Map.Entry<String, NodeStatus> heartbeat : heartbeats.entrySet()) {
+            if (reclaims(policy, heartbeat.getValue())) {
+                continue; // the node enforces its own capacity from the candidates (nominate)
+            }
             Account account = nodes.get(heartbeat.getKey());
             enforce(account, heartbeat.getValue().getCapacityBytes(), policy,
                     TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, plan);
@@ -169,6 +179,61 @@ public final class BudgetBook {
         }
         enforce(global, policy.globalLimit(), policy, TombstoneReason.TOMBSTONE_REASON_GLOBAL_BUDGET, plan);
         return plan;
+    }
+
+    private static boolean reclaims(Policy policy, NodeStatus node) {
+        return policy.reclaimOnDemand() && node.getReclaimsOnDemand();
+    }
+
+    /**
+     * Nominates eviction candidates on the nodes that reclaim on demand: each such node's victims in eviction order
+     * (skipping those that would free nothing, unless superseded) until its live bytes less the bytes its candidates
+     * free are at most {@code low x capacity}. A candidate stays LIVE and served; the node deletes candidates when a
+     * write needs room and reports them (the GC then tombstones them). Returns the new nominations, at most
+     * {@code max}; each is remembered as nominated until it stops being LIVE or is {@link #unnominate}d.
+     */
+    public List<Nomination> nominate(Policy policy, Map<String, NodeStatus> heartbeats, int max) {
+        List<Nomination> fresh = new ArrayList<>();
+        for (Map.Entry<String, NodeStatus> heartbeat : heartbeats.entrySet()) {
+            Account account = nodes.get(heartbeat.getKey());
+            if (account == null || !reclaims(policy, heartbeat.getValue())) {
+                continue;
+            }
+            long target = (long) (policy.lowWatermark() * heartbeat.getValue().getCapacityBytes());
+            long freed = 0;
+            for (Victim victim : account.victims()) {
+                if (account.live() - freed <= target || fresh.size() >= max) {
+                    break;
+                }
+                long frees = pieces.freedBy(victim.id().toString(), objects.get(victim.id()).record());
+                if (frees == 0 && !victim.superseded()) {
+                    continue;
+                }
+                freed += frees;
+                if (nominated.add(victim.id())) {
+                    fresh.add(new Nomination(victim.id(), heartbeat.getKey(),
+                            victim.superseded() ? 0 : victim.lastUsedMs()));
+                }
+            }
+        }
+        return fresh;
+    }
+
+    /** The nomination of {@code id} did not reach its node: nominate it again next time. */
+    public void unnominate(ObjectId id) {
+        nominated.remove(id);
+    }
+
+    /** Physical bytes held on {@code node} (LIVE and tombstoned, shared bytes once). */
+    public long heldOn(String node) {
+        Account account = nodes.get(node);
+        return account == null ? 0 : account.held();
+    }
+
+    /** Physical bytes removing {@code id} alone would free now (0 if unknown). */
+    public long freedBy(ObjectId id) {
+        GcObject object = objects.get(id);
+        return object == null ? 0 : pieces.freedBy(id.toString(), object.record());
     }
 
     /** Closes every scope's inflow bucket; the first plan drops what was restored before it. */

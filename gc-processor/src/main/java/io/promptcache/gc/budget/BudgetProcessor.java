@@ -14,15 +14,21 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
 
 import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.NodeTable;
+import io.promptcache.gc.storage.StorageCallException;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ReclaimedObject;
+import io.promptcache.schema.proto.TombstoneReason;
 
 /**
  * The budget keeper: one task (its input topic has one partition, so the cluster's byte counts live in exactly one
  * place and are never counted twice) that holds every object's summary, and on a wall-clock punctuator turns the
- * {@link BudgetBook#plan plan} into tombstones on {@code objects} (phase one is then carried out by the ledgers).
+ * {@link BudgetBook#plan plan} into tombstones on {@code objects} (phase one is then carried out by the ledgers),
+ * marks the {@link BudgetBook#nominate eviction candidates} on nodes that reclaim on demand, and tombstones the
+ * candidates those nodes report they deleted.
  * Store {@link #STORE}: object id -> {@link GcObject}; the in-memory book is rebuilt from it when the task starts,
  * on whichever instance it moves to.
  */
@@ -45,8 +51,12 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
             String instanceId) {
     }
 
+    /** Eviction candidates marked on nodes per round at most. */
+    static final int MAX_NOMINATIONS = 256;
+
     private final Settings settings;
     private final OrphanSweep sweep;
+    private final NodeStorage storage;
     private final GcMetrics metrics;
     private final BudgetBook book = new BudgetBook();
     private final Lag deleteLag;
@@ -55,9 +65,10 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     private KeyValueStore<ObjectId, GcObject> store;
     private NodeTable nodes;
 
-    public BudgetProcessor(Settings settings, OrphanSweep sweep, GcMetrics metrics) {
+    public BudgetProcessor(Settings settings, OrphanSweep sweep, NodeStorage storage, GcMetrics metrics) {
         this.settings = settings;
         this.sweep = sweep;
+        this.storage = storage;
         this.metrics = metrics;
         this.deleteLag = new Lag(settings.deleteCheck().toMillis(), 10_000);
     }
@@ -96,9 +107,13 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         book.put(id, record.value());
     }
 
-    /** One round: plan, tombstone the victims, publish the usage, one step of the orphan sweep. */
+    /**
+     * One round: tombstone what nodes reclaimed, plan and tombstone the victims, nominate candidates, publish the
+     * usage, one step of the orphan sweep.
+     */
     void enforce(long now) {
         Map<String, NodeStatus> heartbeats = nodes.all();
+        heartbeats.forEach((node, status) -> reclaimed(node, status, now));
         long horizon = (settings.policy().reclaimOnDemand()
                 ? 0
                 : settings.grace().toMillis()
@@ -107,20 +122,71 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         List<Eviction> plan = book.plan(settings.policy(), heartbeats, now, horizon);
         long deleteAfter = now + settings.grace().toMillis();
         for (Eviction eviction : plan) {
-            GcObject object = store.get(eviction.id());
-            ObjectRecord tombstone = Tombstones.of(object.record(), eviction.reason(), deleteAfter,
-                    settings.instanceId());
-            GcObject retired = new GcObject(tombstone, object.lastAccessMs(), object.superseded());
-            store.put(eviction.id(), retired);
-            book.put(eviction.id(), retired);
-            context.forward(new Record<>(eviction.id(), tombstone, now));
-            metrics.tombstoned(eviction.reason());
+            tombstone(eviction.id(), eviction.reason(), deleteAfter, now);
         }
         if (!plan.isEmpty()) {
             LOG.debugf("Tombstoned %d objects: %s", plan.size(), plan);
         }
+        nominate(heartbeats, now);
         metrics.usage(book.usage(), limits(heartbeats));
         sweep.step(now, heartbeats, id -> book.get(id) != null);
+    }
+
+    private void tombstone(ObjectId id, TombstoneReason reason, long deleteAfter, long now) {
+        GcObject object = store.get(id);
+        ObjectRecord tombstone = Tombstones.of(object.record(), reason, deleteAfter, settings.instanceId());
+        GcObject retired = new GcObject(tombstone, object.lastAccessMs(), object.superseded());
+        store.put(id, retired);
+        book.put(id, retired);
+        context.forward(new Record<>(id, tombstone, now));
+        metrics.tombstoned(reason);
+    }
+
+    /**
+     * Tombstones the LIVE objects {@code node} reports it deleted for room (its eviction candidates): lookups stop
+     * returning them. They are gone already, so no grace window; reports seen before are no-ops.
+     */
+    private void reclaimed(String node, NodeStatus status, long now) {
+        for (ReclaimedObject gone : status.getReclaimedList()) {
+            ObjectId id = objectId(gone.getKey());
+            GcObject object = id == null ? null : book.get(id);
+            if (object != null && object.live() && object.record().getKey().equals(gone.getKey())
+                    && object.record().getNodesList().contains(node)) {
+                tombstone(id, TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, now, now);
+                metrics.reclaimedByNode();
+            }
+        }
+    }
+
+    /** The object id an index-service key ends with ({@code <namespace>/<object id>}); null for other keys. */
+    private static ObjectId objectId(String key) {
+        try {
+            return ObjectId.parse(key.substring(key.lastIndexOf('/') + 1));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Marks the new eviction candidates on their nodes (at most {@value #MAX_NOMINATIONS} a round, so a round stays
+     * short); one that is gone from its node already is tombstoned, one whose mark failed is nominated again later.
+     */
+    private void nominate(Map<String, NodeStatus> heartbeats, long now) {
+        for (Nomination nomination : book.nominate(settings.policy(), heartbeats, MAX_NOMINATIONS)) {
+            GcObject object = book.get(nomination.id());
+            try {
+                if (storage.markCandidate(heartbeats.get(nomination.node()).getEndpoint(),
+                        object.record().getBucket(), object.record().getKey(), nomination.lastUseMs())) {
+                    metrics.nominated();
+                } else {
+                    tombstone(nomination.id(), TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, now, now);
+                }
+            } catch (StorageCallException e) {
+                book.unnominate(nomination.id());
+                LOG.debugf("Could not nominate %s on node %s: %s", nomination.id(), nomination.node(),
+                        e.getMessage());
+            }
+        }
     }
 
     private Map<String, Long> limits(Map<String, NodeStatus> heartbeats) {

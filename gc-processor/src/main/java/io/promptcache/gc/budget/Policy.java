@@ -13,10 +13,10 @@ import io.promptcache.gc.storage.NodeLiveness;
  * @param globalLimit bytes of the whole cluster; 0 = none
  * @param tenantLimits bytes per tenant
  * @param liveness when a node is lost (its LIVE objects are dropped)
- * @param reclaimOnDemand the storage nodes delete evicted objects early when a write needs room (the GC marks them
- *        reclaimable): bytes in the grace window are then room, so a budget is enforced on its live bytes (plus the
- *        inflow of one round, until the next plan) alone, from the high watermark on (so a full node at a high
- *        watermark of 1 still sheds bytes)
+ * @param reclaimOnDemand the storage nodes make room for writes themselves: a node that says so in its heartbeats
+ *        ({@code reclaims_on_demand}) gets eviction candidates {@link BudgetBook#nominate nominated} instead of
+ *        tombstones for its budget; evicted objects are marked reclaimable, so tenant and global budgets count bytes
+ *        in the grace window as room (enforced on live bytes plus one round of inflow, from the high watermark on)
  */
 public record Policy(double highWatermark, double lowWatermark, long ttlMs, long globalLimit,
         Map<String, Long> tenantLimits, NodeLiveness liveness, boolean reclaimOnDemand) {

@@ -41,13 +41,15 @@ public interface GcConfig {
     Map<String, Tenant> tenants();
 
     /**
-     * The storage nodes delete evicted objects early when a write needs room (the GC marks every evicted object
-     * reclaimable on its node; promptcache's storage nodes honour the mark). Then bytes in the grace window count as
-     * room: a node budget is enforced on live bytes plus one round of inflow alone, from the high watermark on, so
-     * live bytes may fill the node up to the high watermark (1.0 allowed). Off: bytes in grace count until deleted
-     * (for storage that ignores the mark).
+     * Leave a node's byte budget to the node when it says it reclaims on demand (promptcache's storage nodes do by
+     * default): the GC nominates its next victims on the node as eviction candidates (down to the low watermark;
+     * they stay LIVE and served), the node deletes them, least recently used first, only when a write needs room,
+     * and the GC tombstones those it reports. The node is then used to its full capacity and no write is refused
+     * while candidates remain. Every evicted object is also marked reclaimable (deleted early for room); tenant and
+     * global budgets then count bytes in grace as room (enforced on live bytes plus one round of inflow, from the
+     * high watermark on). Off: every budget is kept by tombstones between the watermarks (fewer hits per byte).
      */
-    @WithDefault("false")
+    @WithDefault("true")
     boolean reclaimOnDemand();
 
     /** How often budgets and TTL are checked. */

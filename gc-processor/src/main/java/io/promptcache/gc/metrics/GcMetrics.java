@@ -37,6 +37,8 @@ public final class GcMetrics {
     private final Counter orphansDeleted;
     private final Counter orphanBytes;
     private final Counter orphanSweeps;
+    private final Counter nominated;
+    private final Counter reclaimedByNodes;
     private final AtomicLong graceQueue = new AtomicLong();
     private final Set<String> gaugedNodes = ConcurrentHashMap.newKeySet();
     private final Set<String> gaugedTenants = ConcurrentHashMap.newKeySet();
@@ -53,6 +55,8 @@ public final class GcMetrics {
         this.orphansDeleted = registry.counter("promptcache_gc_orphans_deleted_total");
         this.orphanBytes = registry.counter("promptcache_gc_orphan_bytes_total");
         this.orphanSweeps = registry.counter("promptcache_gc_orphan_sweeps_total");
+        this.nominated = registry.counter("promptcache_gc_candidates_total", "event", "nominated");
+        this.reclaimedByNodes = registry.counter("promptcache_gc_candidates_total", "event", "reclaimed_by_node");
         Gauge.builder("promptcache_gc_grace_queue", graceQueue, AtomicLong::get)
                 .description("tombstoned objects waiting for the end of their grace window").register(registry);
         Gauge.builder("promptcache_gc_bytes", this, m -> m.usage.total().held()).tag("scope", "global")
@@ -64,6 +68,16 @@ public final class GcMetrics {
     public void tombstoned(TombstoneReason reason) {
         tombstones.computeIfAbsent(reason, r -> registry.counter("promptcache_gc_tombstones_total", "reason",
                 r.name().substring("TOMBSTONE_REASON_".length()).toLowerCase())).increment();
+    }
+
+    /** An eviction candidate was marked on its node. */
+    public void nominated() {
+        nominated.increment();
+    }
+
+    /** A node deleted an eviction candidate for room (the GC tombstoned it). */
+    public void reclaimedByNode() {
+        reclaimedByNodes.increment();
     }
 
     public void anomaly(Anomaly kind) {

@@ -16,6 +16,16 @@ public interface NodeStorage {
     void markReclaimable(String endpoint, String bucket, String key, long deleteAfterMs);
 
     /**
+     * Nominates a LIVE object as an eviction candidate: a node that reclaims on demand deletes it when a write needs
+     * room (after the evicted objects, the least recently used candidate first) and reports it in its heartbeats.
+     * The node's candidate marker, set like {@link #markReclaimable}.
+     *
+     * @param lastUseMs the object's last use as the GC knows it (the node orders candidates by it)
+     * @return false if the object is not on the node (already gone)
+     */
+    boolean markCandidate(String endpoint, String bucket, String key, long lastUseMs);
+
+    /**
      * One page of the bucket's keys.
      *
      * @param continuation the previous page's {@link Listing#next()}, or null for the first page

@@ -68,18 +68,30 @@ public class S3NodeStorage implements NodeStorage {
 
     /** User metadata the storage node reads as "reclaimable after" (its {@code Reclaimables.MARKER}). */
     static final String RECLAIMABLE_MARKER = "promptcache-reclaimable-after";
+    /** User metadata the storage node reads as "eviction candidate, last used" (its {@code Reclaimables.CANDIDATE}). */
+    static final String CANDIDATE_MARKER = "promptcache-eviction-candidate";
 
     @Override
     public void markReclaimable(String endpoint, String bucket, String key, long deleteAfterMs) {
+        mark(endpoint, bucket, key, RECLAIMABLE_MARKER, deleteAfterMs, "reclaimable");
+    }
+
+    @Override
+    public boolean markCandidate(String endpoint, String bucket, String key, long lastUseMs) {
+        return mark(endpoint, bucket, key, CANDIDATE_MARKER, lastUseMs, "an eviction candidate");
+    }
+
+    /** A CopyObject of the object onto itself that replaces its metadata with {@code marker: value}. */
+    private boolean mark(String endpoint, String bucket, String key, String marker, long value, String what) {
         try {
             client.copyObject(b -> b.sourceBucket(bucket).sourceKey(key).destinationBucket(bucket).destinationKey(key)
                     .metadataDirective(MetadataDirective.REPLACE).contentType("application/octet-stream")
-                    .metadata(Map.of(RECLAIMABLE_MARKER, Long.toString(deleteAfterMs)))
-                    .overrideConfiguration(at(endpoint)));
+                    .metadata(Map.of(marker, Long.toString(value))).overrideConfiguration(at(endpoint)));
+            return true;
         } catch (NoSuchKeyException | NoSuchBucketException e) {
-            // gone already
+            return false; // gone already
         } catch (SdkException e) {
-            throw new StorageCallException("mark " + bucket + "/" + key + " reclaimable on " + endpoint + ": "
+            throw new StorageCallException("mark " + bucket + "/" + key + " " + what + " on " + endpoint + ": "
                     + e.getMessage(), e);
         }
     }

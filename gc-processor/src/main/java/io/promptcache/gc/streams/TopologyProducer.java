@@ -135,7 +135,7 @@ public class TopologyProducer {
                 .repartition(Repartitioned.with(ids, GcSerdes.gcObject()).withNumberOfPartitions(1)
                         .withName(BUDGET_TOPIC))
                 .process(() -> new BudgetProcessor(settings.budget(),
-                        new OrphanSweep(orphans, storage, settings.liveness(), metrics), metrics),
+                        new OrphanSweep(orphans, storage, settings.liveness(), metrics), storage, metrics),
                         BudgetProcessor.STORE)
                 .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
         return builder.build();

@@ -39,6 +39,37 @@ class BudgetBookTest {
     }
 
     @Test
+    void shouldNominateCandidatesInsteadOfTombstoningOnANodeThatReclaimsOnDemand() {
+        // Given: a full node that reclaims on demand, 10 objects of 100 bytes, object i last used i seconds ago
+        Policy reclaiming = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), LIVENESS, true);
+        Map<String, NodeStatus> heartbeats = nodes(node("n1", 1000).toBuilder().setReclaimsOnDemand(true).build());
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ids.add(put(object("n1", 100, 0, NOW - i * 1000L)));
+        }
+
+        // When / Then: nothing is tombstoned for the node's budget (the node keeps it)...
+        assertThat(book.plan(reclaiming, heartbeats, NOW, HORIZON)).isEmpty();
+        // ...the two least recently used (down to the low watermark) are nominated, with their last use
+        assertThat(book.nominate(reclaiming, heartbeats, 100)).containsExactly(
+                new Nomination(ids.get(9), "n1", NOW - 9000), new Nomination(ids.get(8), "n1", NOW - 8000));
+        assertThat(book.usage().nodes().get("n1").live()).as("candidates stay LIVE").isEqualTo(1000);
+        assertThat(book.nominate(reclaiming, heartbeats, 100)).as("nominated once").isEmpty();
+        // a nomination that did not reach the node is made again; at most max per call
+        book.unnominate(ids.get(8));
+        assertThat(book.nominate(reclaiming, heartbeats, 1)).containsExactly(
+                new Nomination(ids.get(8), "n1", NOW - 8000));
+        // a candidate the node deleted (tombstoned by the GC) leaves the set; the next one is nominated
+        book.put(ids.get(9), null);
+        put(object("n1", 100, 0, NOW));
+        assertThat(book.nominate(reclaiming, heartbeats, 100)).containsExactly(
+                new Nomination(ids.get(7), "n1", NOW - 7000));
+        // a node that does not reclaim on demand keeps the watermark rule
+        assertThat(book.nominate(reclaiming, nodes(node("n1", 1000)), 100)).isEmpty();
+        assertThat(book.plan(reclaiming, nodes(node("n1", 1000)), NOW, HORIZON)).isNotEmpty();
+    }
+
+    @Test
     void shouldEvictLeastRecentlyUsedDownToTheLowWatermarkWhenOverTheHighOne() {
         // Given: 10 objects of 100 bytes (100 %), object i last used i seconds ago
         List<ObjectId> ids = new ArrayList<>();

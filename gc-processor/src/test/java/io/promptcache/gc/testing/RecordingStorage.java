@@ -39,7 +39,7 @@ public final class RecordingStorage implements NodeStorage {
 
     private final List<String> marks = new ArrayList<>();
 
-    /** Reclaimable marks as "endpoint bucket/key deleteAfterMs". */
+    /** Marks as "endpoint bucket/key deleteAfterMs" (reclaimable) or "endpoint bucket/key candidate lastUseMs". */
     public List<String> marks() {
         return List.copyOf(marks);
     }
@@ -47,6 +47,12 @@ public final class RecordingStorage implements NodeStorage {
     @Override
     public void markReclaimable(String endpoint, String bucket, String key, long deleteAfterMs) {
         marks.add(endpoint + " " + bucket + "/" + key + " " + deleteAfterMs);
+    }
+
+    @Override
+    public boolean markCandidate(String endpoint, String bucket, String key, long lastUseMs) {
+        marks.add(endpoint + " " + bucket + "/" + key + " candidate " + lastUseMs);
+        return true;
     }
 
     @Override

@@ -1,13 +1,16 @@
 package io.promptcache.stack.simulate;
 
 import java.util.ArrayDeque;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import io.promptcache.gc.budget.BudgetBook;
 import io.promptcache.gc.budget.Eviction;
 import io.promptcache.gc.budget.GcObject;
+import io.promptcache.gc.budget.Nomination;
 import io.promptcache.gc.budget.Policy;
 import io.promptcache.gc.budget.Tombstones;
 import io.promptcache.schema.key.ObjectId;
@@ -26,7 +29,8 @@ import io.promptcache.schema.proto.ObjectState;
  * every prefix it covers (taking those keys over: objects left with no key are superseded, evicted first). Budgets
  * count physical bytes (shared bytes once), as the GC does. Every {@code planIntervalMs} of trace time the
  * GC plans against the node's capacity; its victims are tombstoned (their keys nulled, lookups stop returning them)
- * and their bytes stay held for {@code graceMs}.
+ * and their bytes stay held for {@code graceMs}. With reclaim on demand the GC nominates eviction candidates instead
+ * and the node deletes them when a store needs room, as storage nodes do.
  */
 final class PolicySimulation {
 
@@ -42,12 +46,21 @@ final class PolicySimulation {
     private final Map<ObjectId, long[]> keys = new HashMap<>();
     private final Map<ObjectId, Integer> keysHeld = new HashMap<>();
     private final ArrayDeque<Retired> inGrace = new ArrayDeque<>();
+    /** LIVE eviction candidates, in the node's deletion order (last use, a hit counting as a use). */
+    private final TreeSet<Candidate> candidates = new TreeSet<>(Comparator.comparingLong(Candidate::lastUseMs)
+            .thenComparing(c -> c.id().toString()));
+    private final Map<ObjectId, Candidate> candidateOf = new HashMap<>();
+    private long refusals;
     private long nextPlanMs;
     private long bytesWritten;
     private long newBlockBytes;
 
     /** A tombstoned object whose bytes stay held until {@code removeAtMs}. */
     private record Retired(ObjectId id, long removeAtMs) {
+    }
+
+    /** A LIVE object the GC nominated, as the node orders it. */
+    private record Candidate(ObjectId id, long lastUseMs) {
     }
 
     PolicySimulation(Policy policy, long capacityBytes, long bytesPerBlock, long graceMs, long planIntervalMs) {
@@ -66,6 +79,13 @@ final class PolicySimulation {
         if (hit != null) {
             GcObject object = book.get(hit);
             book.put(hit, new GcObject(object.record(), nowMs, object.superseded()));
+            Candidate candidate = candidateOf.get(hit);
+            if (candidate != null) { // the node sees the hit's range GET
+                candidates.remove(candidate);
+                candidate = new Candidate(hit, nowMs);
+                candidates.add(candidate);
+                candidateOf.put(hit, candidate);
+            }
         }
         if (matched < blockIds.length) {
             store(nowMs, blockIds, hit, matched);
@@ -116,6 +136,38 @@ final class PolicySimulation {
                 release(previous);
             }
         }
+        if (policy.reclaimOnDemand()) {
+            makeRoom();
+        }
+    }
+
+    /**
+     * What a storage node that reclaims on demand does when a write needs room: deletes evicted objects (earliest
+     * deadline first), then eviction candidates that free bytes (least recently used first); with none left it
+     * would refuse the write (counted; the simulation keeps the object).
+     */
+    private void makeRoom() {
+        while (book.heldOn(NODE) > capacityBytes) {
+            if (!inGrace.isEmpty()) {
+                remove(inGrace.removeFirst().id());
+                continue;
+            }
+            Candidate victim = null;
+            for (Candidate c : candidates) {
+                if (book.freedBy(c.id()) > 0) {
+                    victim = c;
+                    break;
+                }
+            }
+            if (victim == null) {
+                refusals++;
+                return;
+            }
+            for (long key : keys.get(victim.id())) {
+                prefixes.remove(key, victim.id());
+            }
+            remove(victim.id());
+        }
     }
 
     /** {@code id} lost one of its prefix keys to a newer object; with none left it is superseded. */
@@ -129,9 +181,15 @@ final class PolicySimulation {
 
     private void plan(long nowMs) {
         NodeStatus node = NodeStatus.newBuilder().setSchemaVersion(1).setNodeId(NODE).setState(NodeState.NODE_STATE_UP)
-                .setCapacityBytes(capacityBytes).setHeartbeatAtMs(nowMs).setHeartbeatIntervalMs(1000).build();
+                .setCapacityBytes(capacityBytes).setHeartbeatAtMs(nowMs).setHeartbeatIntervalMs(1000)
+                .setReclaimsOnDemand(policy.reclaimOnDemand()).build();
         List<Eviction> plan = book.plan(policy, Map.of(NODE, node), nowMs, graceMs + planIntervalMs,
                 planIntervalMs);
+        for (Nomination nomination : book.nominate(policy, Map.of(NODE, node), Integer.MAX_VALUE)) {
+            Candidate candidate = new Candidate(nomination.id(), nomination.lastUseMs());
+            candidates.add(candidate);
+            candidateOf.put(nomination.id(), candidate);
+        }
         for (Eviction eviction : plan) {
             GcObject object = book.get(eviction.id());
             ObjectRecord tombstone = Tombstones.of(object.record(), eviction.reason(), nowMs + graceMs, "simulate");
@@ -146,11 +204,24 @@ final class PolicySimulation {
 
     private void removeExpired(long nowMs) {
         while (!inGrace.isEmpty() && inGrace.peekFirst().removeAtMs() <= nowMs) {
-            ObjectId id = inGrace.removeFirst().id();
-            book.put(id, null);
-            keys.remove(id);
-            keysHeld.remove(id);
+            remove(inGrace.removeFirst().id());
         }
+    }
+
+    /** The object's bytes are deleted and its record removed. */
+    private void remove(ObjectId id) {
+        book.put(id, null);
+        keys.remove(id);
+        keysHeld.remove(id);
+        Candidate candidate = candidateOf.remove(id);
+        if (candidate != null) {
+            candidates.remove(candidate);
+        }
+    }
+
+    /** Writes a node that reclaims on demand would have refused (nothing marked left to delete). */
+    long refusals() {
+        return refusals;
     }
 
     /** Bytes stores wrote over the bytes of the blocks they missed (1.0: nothing written twice). */

@@ -64,7 +64,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--plan-interval", defaultValue = "0s", converter = DurationConverter.class, description = "trace time between two eviction rounds (default 0: after every request)")
     Duration planInterval;
 
-    @Option(names = "--reclaim-on-demand", description = "model the GC's promptcache.gc.reclaim-on-demand=true: nodes delete evicted objects early for writes, so budgets count live bytes only and look one round ahead (default: off, as the GC)")
+    @Option(names = "--reclaim-on-demand", description = "model the GC's promptcache.gc.reclaim-on-demand=true: the GC nominates eviction candidates (its next victims down to the low watermark, still served) and the node deletes them, least recently used first, when a store needs room (default: off)")
     boolean reclaimOnDemand;
 
     @Option(names = "--out", defaultValue = "simulate-report", description = "directory for simulate.json and hit-ratio-vs-capacity.svg (default ${DEFAULT-VALUE})")
@@ -79,7 +79,7 @@ public final class SimulateCommand implements Callable<Integer> {
         console.printf(Locale.ROOT, "%d requests of %s; KV %s per block; watermarks %.2f / %.2f; grace %s%n",
                 requests.size(), trace.getFileName(), Sizes.format(bytesPerBlock), high, low, grace);
         console.println(
-                "capacity (blocks)  promptcache (objects, GC policy)  block LRU (reference)  ratio  write amp.");
+                "capacity (blocks)  promptcache (objects, GC policy)  block LRU (reference)  ratio  write amp.  refused");
         List<Map<String, Object>> rows = new ArrayList<>();
         for (long blocks : capacities) {
             PolicySimulation ours = new PolicySimulation(policy, blocks * bytesPerBlock, bytesPerBlock,
@@ -95,8 +95,8 @@ public final class SimulateCommand implements Callable<Integer> {
             }
             double a = (double) hitOurs / total;
             double b = (double) hitReference / total;
-            console.printf(Locale.ROOT, "%17d  %32.4f  %21.4f  %5.2f  %10.2f%n", blocks, a, b, b == 0 ? 0 : a / b,
-                    ours.writeAmplification());
+            console.printf(Locale.ROOT, "%17d  %32.4f  %21.4f  %5.3f  %10.2f  %7d%n", blocks, a, b,
+                    b == 0 ? 0 : a / b, ours.writeAmplification(), ours.refusals());
             console.flush();
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("capacityBlocks", blocks);
@@ -104,6 +104,7 @@ public final class SimulateCommand implements Callable<Integer> {
             row.put("promptcacheBlockHitRatio", a);
             row.put("blockLruBlockHitRatio", b);
             row.put("promptcacheWriteAmplification", ours.writeAmplification());
+            row.put("storesRefused", ours.refusals());
             rows.add(row);
         }
         write(rows, requests.size());

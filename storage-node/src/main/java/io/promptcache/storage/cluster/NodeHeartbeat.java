@@ -2,10 +2,13 @@ package io.promptcache.storage.cluster;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -20,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ReclaimedObject;
 import io.promptcache.schema.serde.SchemaVersion;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -39,6 +43,7 @@ import io.smallrye.common.annotation.Identifier;
 public class NodeHeartbeat {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeHeartbeat.class);
+    private static final long NUDGE_MS = 50;
 
     private final ObjectStore store;
     private final StorageConfig config;
@@ -49,6 +54,7 @@ public class NodeHeartbeat {
     private KafkaProducer<NodeId, NodeStatus> producer;
     private volatile boolean warned;
     private volatile boolean delivered;
+    private final AtomicBoolean nudged = new AtomicBoolean();
 
     NodeHeartbeat(ObjectStore store, StorageConfig config,
             @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
@@ -77,7 +83,25 @@ public class NodeHeartbeat {
         timer = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "node-heartbeat"));
         long period = Math.max(100, config.heartbeatInterval().toMillis());
         timer.scheduleAtFixedRate(() -> publish(NodeState.NODE_STATE_UP), 0, period, TimeUnit.MILLISECONDS);
+        store.reclaimed().onReclaimed(this::soon);
         LOG.info("Heartbeats of node {} to {} every {} ms, endpoint {}", nodeId, topic, period, endpoint());
+    }
+
+    /**
+     * An extra heartbeat within {@value #NUDGE_MS} ms (several requests coalesce into one): the GC learns of a
+     * reclaimed candidate without waiting for the period, so lookups stop returning it sooner.
+     */
+    private void soon() {
+        if (nudged.compareAndSet(false, true)) {
+            try {
+                timer.schedule(() -> {
+                    nudged.set(false);
+                    publish(NodeState.NODE_STATE_UP);
+                }, NUDGE_MS, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // shutting down
+            }
+        }
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -106,7 +130,16 @@ public class NodeHeartbeat {
                 .setHeartbeatIntervalMs((int) config.heartbeatInterval().toMillis())
                 .setRamCapacityBytes(store.tierStats().ramCapacityBytes())
                 .setRamUsedBytes(store.tierStats().ramUsedBytes()).setRamHitRatio(store.tierStats().ramHitRatio())
-                .setWriterQueueDepth(store.tierStats().writerQueueDepth()).build();
+                .setWriterQueueDepth(store.tierStats().writerQueueDepth())
+                .setReclaimsOnDemand(store.options().reclaimOnDemand())
+                .addAllReclaimed(reclaimed()).build();
+    }
+
+    private List<ReclaimedObject> reclaimed() {
+        return store.reclaimed().recent(System.currentTimeMillis()).stream()
+                .map(e -> ReclaimedObject.newBuilder().setBucket(e.bucket()).setKey(e.key())
+                        .setReclaimedAtMs(e.atMs()).build())
+                .toList();
     }
 
     private void publish(NodeState state) {

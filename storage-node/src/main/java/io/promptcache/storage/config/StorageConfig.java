@@ -56,6 +56,15 @@ public interface StorageConfig {
     @WithDefault("false")
     boolean verifyOnRead();
 
+    /**
+     * Make room for a write by deleting the objects the gc-processor marked: evicted ones (in their grace window),
+     * then eviction candidates (LIVE, least recently used first), reported in heartbeats so the GC tombstones them.
+     * Off: a full node refuses writes (507) until the GC's deletes free room, and the GC keeps this node under its
+     * watermarks by tombstoning (live bytes then stay between the low and high watermark: fewer hits per byte).
+     */
+    @WithDefault("true")
+    boolean reclaimOnDemand();
+
     /** The RAM tier and the background writer. */
     Tier tier();
 

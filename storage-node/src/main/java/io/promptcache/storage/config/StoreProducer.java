@@ -18,7 +18,8 @@ public class StoreProducer {
         StorageConfig.Tier tier = config.tier();
         return ObjectStore.open(new StoreOptions(config.dataDir(), config.durability(), config.capacityBytes(),
                 tier.policy(), tier.ramCapacityBytes(), tier.asyncWrites(), tier.writerQueueSize(),
-                tier.writeRetries(), tier.drainTimeout(), config.verifyOnRead(), config.inlineThresholdBytes()));
+                tier.writeRetries(), tier.drainTimeout(), config.verifyOnRead(), config.inlineThresholdBytes(),
+                config.reclaimOnDemand()));
     }
 
     void close(@Disposes ObjectStore store) {

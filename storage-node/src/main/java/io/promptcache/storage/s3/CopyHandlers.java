@@ -81,6 +81,7 @@ final class CopyHandlers {
         }
         ObjectMeta part = store.multipart().copyPart(path.bucket(), path.key(), MultipartHandlers.uploadId(ctx),
                 partNumber, sourceMeta, first, count);
+        store.used(source.bucket(), source.key());
         S3Xml.send(ctx, S3Xml.copyResult("CopyPartResult", part.lastModified(), part.etag()));
     }
 

@@ -49,6 +49,7 @@ public final class ObjectStore implements AutoCloseable {
     private final MultipartUploads multipart;
     private final ExtentRefs refs;
     private final Reclaimables reclaimables = new Reclaimables();
+    private final ReclaimLog reclaimed = new ReclaimLog();
     /** Physical bytes: body files (each once, however many objects share it), inline bodies, parts, reservations. */
     private final AtomicLong allocatedBytes = new AtomicLong();
     /** Logical bytes: the sum of the objects' sizes (shared bytes counted once per object). */
@@ -220,6 +221,7 @@ public final class ObjectStore implements AutoCloseable {
      * whose CRC32C differs from what was stored is dropped too (500, the object is gone).
      */
     public List<BodySegment> openRange(String bucket, String key, ObjectMeta meta, long offset, long length) {
+        used(bucket, key);
         if (meta.isInline()) {
             return List.of(new BodySegment(ObjectBody.inRam(Unpooled.wrappedBuffer(meta.inline())), offset, length));
         }
@@ -256,6 +258,11 @@ public final class ObjectStore implements AutoCloseable {
         dropIfCurrent(bucket, key, meta.fileId());
         throw new S3Exception(S3ErrorCode.INTERNAL_ERROR, "The stored body of " + key
                 + " failed its CRC32C check and was removed. Store the object again.");
+    }
+
+    /** {@code bucket/key} was read (a range GET, a copied part): an eviction candidate goes to the back. */
+    public void used(String bucket, String key) {
+        reclaimables.used(bucket, key, System.currentTimeMillis());
     }
 
     /** Deletes an object; idempotent (no error if absent). {@code NoSuchBucket} if the bucket is missing. */
@@ -338,12 +345,12 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     /**
-     * Reserves capacity; when it is short, first deletes objects the GC already evicted ({@link Reclaimables}), then
-     * refuses with {@code InsufficientStorage}.
+     * Reserves capacity; when it is short, first deletes objects the GC marked ({@link Reclaimables}: evicted ones,
+     * then eviction candidates), then refuses with {@code InsufficientStorage}.
      */
     void reserve(long bytes) {
         while (!tryReserve(bytes)) {
-            if (!reclaimOne()) {
+            if (!options.reclaimOnDemand() || !reclaimOne()) {
                 long current = allocatedBytes.get();
                 throw new S3Exception(S3ErrorCode.INSUFFICIENT_STORAGE, "Not enough free capacity: " + bytes
                         + " bytes requested, " + Math.max(0, capacityBytes - current) + " of " + capacityBytes
@@ -363,25 +370,55 @@ public final class ObjectStore implements AutoCloseable {
         return true;
     }
 
-    /** Deletes the reclaimable object with the earliest deadline; false if none is left. */
+    /**
+     * Deletes the first marked object in deletion order that frees bytes (an evicted object goes even if it frees
+     * none: nothing serves it); false if none is left. A deleted candidate is logged for the heartbeats.
+     */
     private boolean reclaimOne() {
-        Reclaimables.Candidate next;
-        while ((next = reclaimables.poll()) != null) {
+        Reclaimables.Candidate next = null;
+        while ((next = reclaimables.next(next)) != null) {
             synchronized (commitLock(next.bucket(), next.key())) {
                 Optional<ObjectMeta> current = metadata.getObject(next.bucket(), next.key());
-                if (current.isPresent() && current.get().fileId().equals(next.versionId())) {
-                    remove(next.bucket(), next.key(), current.get());
-                    stats.reclaimedEarly.increment();
-                    return true;
+                if (current.isEmpty() || !current.get().fileId().equals(next.versionId())) {
+                    continue; // replaced or deleted meanwhile: the set forgets it with the change
                 }
+                if (!next.evicted() && freedBy(current.get()) == 0) {
+                    continue; // its bytes are shared with objects that stay: deleting it makes no room
+                }
+                remove(next.bucket(), next.key(), current.get());
+                stats.reclaimedEarly.increment();
+                if (!next.evicted()) {
+                    reclaimed.add(next.bucket(), next.key(), System.currentTimeMillis());
+                }
+                return true;
             }
         }
         return false;
     }
 
+    /** Physical bytes deleting {@code meta} alone frees now: its inline body, or its files nothing else holds. */
+    private long freedBy(ObjectMeta meta) {
+        if (meta.isInline()) {
+            return meta.size();
+        }
+        long bytes = 0;
+        for (String file : Extent.files(meta.bodyExtents())) {
+            ExtentRefs.FileEntry entry = refs.get(file);
+            if (entry != null && entry.refs() == 1) {
+                bytes += entry.size();
+            }
+        }
+        return bytes;
+    }
+
+    /** The eviction candidates this node deleted for writes lately (heartbeats report them). */
+    public ReclaimLog reclaimed() {
+        return reclaimed;
+    }
+
     /**
-     * Physical bytes that deleting every reclaimable object would free now: the body files all of whose holders are
-     * reclaimable, plus their inline bodies. Heartbeats report it so placement counts it as room.
+     * Physical bytes that deleting every marked object (evicted or candidate) would free now: the body files all of
+     * whose holders are marked, plus their inline bodies. Heartbeats report it so placement counts it as room.
      */
     public long reclaimableBytes() {
         Map<String, Integer> holders = new java.util.HashMap<>();

@@ -1,68 +1,105 @@
 package io.promptcache.storage.store;
 
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Objects the cluster's GC has already evicted (tombstoned: no lookup returns them) and will delete at the end of
- * their grace window, which the GC marks with the user metadata {@value #MARKER} = the end of that window (ms since
- * the epoch), by a CopyObject of the object onto itself with {@code REPLACE}. When a write needs room the node deletes
- * them early, the earliest deadline first, instead of refusing the write: a cache admits a store by making room.
- * An object leaves the set when it is deleted or replaced, so the set holds only marked objects that still exist.
+ * The objects the cluster's GC marked as deletable for room, in the order a write that needs room deletes them. The
+ * GC marks an object by a CopyObject of it onto itself with {@code REPLACE} and one of two user metadata entries:
+ * <ul>
+ * <li>{@value #MARKER} = the end of its grace window (ms since the epoch): an <em>evicted</em> object (tombstoned,
+ * no lookup returns it), deleted at that time anyway;</li>
+ * <li>{@value #CANDIDATE} = its last use as the GC saw it (ms): an eviction <em>candidate</em>, still LIVE and
+ * served, the next the GC would evict. A range GET or an UploadPartCopy of a candidate on this node counts as a use
+ * too, so a candidate hit again goes to the back.</li>
+ * </ul>
+ * Evicted objects go first, the earliest deadline first; then candidates, the least recently used first. An object
+ * leaves the set when it is deleted or replaced, so the set holds only marked objects that still exist.
  */
 final class Reclaimables {
 
-    /** User metadata key (without {@code x-amz-meta-}) that marks an object reclaimable. */
+    /** User metadata key (without {@code x-amz-meta-}) that marks an evicted object: the end of its grace window. */
     static final String MARKER = "promptcache-reclaimable-after";
+    /** User metadata key that marks a LIVE eviction candidate: its last use (ms since the epoch). */
+    static final String CANDIDATE = "promptcache-eviction-candidate";
 
-    /** One marked object version. */
-    record Candidate(long deleteAfterMs, String bucket, String key, String versionId) {
+    /**
+     * One marked object version.
+     *
+     * @param evicted tombstoned by the GC (else a LIVE candidate)
+     * @param order the deadline of an evicted object, the last use of a candidate
+     */
+    record Candidate(boolean evicted, long order, String bucket, String key, String versionId) {
     }
 
-    private final TreeSet<Candidate> byDeadline = new TreeSet<>(Comparator.comparingLong(Candidate::deleteAfterMs)
-            .thenComparing(Candidate::bucket).thenComparing(Candidate::key).thenComparing(Candidate::versionId));
-    private final Map<String, Candidate> byObject = new HashMap<>();
+    private static final Comparator<Candidate> DELETION_ORDER = Comparator.comparing((Candidate c) -> !c.evicted())
+            .thenComparingLong(Candidate::order).thenComparing(Candidate::bucket).thenComparing(Candidate::key)
+            .thenComparing(Candidate::versionId);
 
-    /** {@code bucket/key} is now {@code meta}: remembered if it carries the marker, forgotten otherwise. */
+    private final TreeSet<Candidate> queue = new TreeSet<>(DELETION_ORDER);
+    private final Map<String, Candidate> byObject = new ConcurrentHashMap<>();
+
+    /** {@code bucket/key} is now {@code meta}: remembered if it carries a mark, forgotten otherwise. */
     synchronized void update(String bucket, String key, ObjectMeta meta) {
         forget(bucket, key);
-        String after = meta.userMetadata().get(MARKER);
-        if (after == null) {
+        Long deadline = number(meta.userMetadata().get(MARKER));
+        Long lastUse = deadline != null ? null : number(meta.userMetadata().get(CANDIDATE));
+        if (deadline == null && lastUse == null) {
             return;
         }
-        long deleteAfter;
-        try {
-            deleteAfter = Long.parseLong(after.trim());
-        } catch (NumberFormatException e) {
-            return;
-        }
-        Candidate candidate = new Candidate(deleteAfter, bucket, key, meta.fileId());
-        byDeadline.add(candidate);
+        Candidate candidate = new Candidate(deadline != null, deadline != null ? deadline : lastUse, bucket, key,
+                meta.fileId());
+        queue.add(candidate);
         byObject.put(id(bucket, key), candidate);
+    }
+
+    private static Long number(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** {@code bucket/key} was read at {@code nowMs}: a candidate moves behind the ones used less recently. */
+    void used(String bucket, String key, long nowMs) {
+        if (byObject.isEmpty()) {
+            return;
+        }
+        Candidate current = byObject.get(id(bucket, key));
+        if (current == null || current.evicted() || current.order() >= nowMs) {
+            return;
+        }
+        synchronized (this) {
+            if (queue.remove(current)) {
+                Candidate moved = new Candidate(false, nowMs, bucket, key, current.versionId());
+                queue.add(moved);
+                byObject.put(id(bucket, key), moved);
+            }
+        }
     }
 
     /** {@code bucket/key} was deleted. */
     synchronized void forget(String bucket, String key) {
         Candidate previous = byObject.remove(id(bucket, key));
         if (previous != null) {
-            byDeadline.remove(previous);
+            queue.remove(previous);
         }
     }
 
-    /** The candidate with the earliest deadline, removed; null if none. */
-    synchronized Candidate poll() {
-        Candidate first = byDeadline.pollFirst();
-        if (first != null) {
-            byObject.remove(id(first.bucket(), first.key()));
-        }
-        return first;
+    /** The next object to delete after {@code previous} (null: the first); null when none is left. */
+    synchronized Candidate next(Candidate previous) {
+        return previous == null ? (queue.isEmpty() ? null : queue.first()) : queue.higher(previous);
     }
 
     synchronized List<Candidate> snapshot() {
-        return List.copyOf(byDeadline);
+        return List.copyOf(queue);
     }
 
     private static String id(String bucket, String key) {

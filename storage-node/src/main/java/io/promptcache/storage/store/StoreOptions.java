@@ -17,10 +17,11 @@ import java.time.Duration;
  * @param drainTimeout how long a graceful stop waits for the background writer to drain
  * @param verifyOnRead check a body's CRC32C against its metadata before serving it from disk
  * @param inlineThresholdBytes bodies of at most this many bytes live in their index entry, not in a file (0: none)
+ * @param reclaimOnDemand a write that needs room first deletes the objects the GC marked ({@link Reclaimables})
  */
 public record StoreOptions(Path dataDir, Durability durability, long capacityBytes, TierPolicy policy,
         long ramCapacityBytes, boolean asyncWrites, int writerQueueSize, int writeRetries, Duration drainTimeout,
-        boolean verifyOnRead, int inlineThresholdBytes) {
+        boolean verifyOnRead, int inlineThresholdBytes, boolean reclaimOnDemand) {
 
     public StoreOptions {
         if (capacityBytes <= 0) {
@@ -52,22 +53,22 @@ public record StoreOptions(Path dataDir, Durability durability, long capacityByt
     /** Disk only: no RAM tier, synchronous writes, every body in a file. */
     public static StoreOptions diskOnly(Path dataDir, Durability durability, long capacityBytes) {
         return new StoreOptions(dataDir, durability, capacityBytes, TierPolicy.WRITE_THROUGH, 0, false, 512, 3,
-                Duration.ofSeconds(5), false, 0);
+                Duration.ofSeconds(5), false, 0, true);
     }
 
     public StoreOptions withTiers(TierPolicy newPolicy, long newRamCapacity, boolean newAsyncWrites) {
         return new StoreOptions(dataDir, durability, capacityBytes, newPolicy, newRamCapacity, newAsyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes);
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes, reclaimOnDemand);
     }
 
     public StoreOptions withVerifyOnRead(boolean verify) {
         return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verify, inlineThresholdBytes);
+                writerQueueSize, writeRetries, drainTimeout, verify, inlineThresholdBytes, reclaimOnDemand);
     }
 
     public StoreOptions withInlineThreshold(int bytes) {
         return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, bytes);
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, bytes, reclaimOnDemand);
     }
 
     /** The capacity actually enforced: a RAM-only node cannot hold more than its RAM budget. */

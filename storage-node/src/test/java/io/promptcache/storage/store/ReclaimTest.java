@@ -12,7 +12,11 @@ import io.promptcache.storage.error.S3Exception;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A write that needs room deletes the objects the GC marked reclaimable, earliest deadline first, before refusing. */
+/**
+ * A write that needs room deletes the objects the GC marked, before refusing: evicted ones (earliest deadline first),
+ * then LIVE eviction candidates (least recently used first, a read on the node counting as a use), never one whose
+ * deletion would free nothing.
+ */
 class ReclaimTest {
 
     private static final int SIZE = 40_000;
@@ -65,9 +69,77 @@ class ReclaimTest {
         }
     }
 
+    @Test
+    void shouldDeleteEvictedObjectsBeforeCandidatesAndCandidatesLeastRecentlyUsedFirst() throws Exception {
+        try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 4 * SIZE)) {
+            // Given: a full node; "old" and "new" are LIVE eviction candidates, "gone" an evicted object
+            store.createBucket("kv-b");
+            for (String key : new String[]{"old", "new", "gone", "kept"}) {
+                put(store, key);
+            }
+            nominate(store, "new", 2000);
+            nominate(store, "old", 1000);
+            mark(store, "gone", 5_000_000_000_000L);
+            assertThat(store.reclaimableBytes()).isEqualTo(3L * SIZE);
+            // When: two writes need room
+            put(store, "w1");
+            put(store, "w2");
+            // Then: the evicted object went first, then the least recently used candidate
+            assertThat(exists(store, "gone") || exists(store, "old")).isFalse();
+            assertThat(exists(store, "new") && exists(store, "kept")).isTrue();
+            // and only the candidate is reported for the GC to tombstone
+            assertThat(store.reclaimed().recent(System.currentTimeMillis())).extracting(ReclaimLog.Entry::key)
+                    .containsExactly("old");
+        }
+    }
+
+    @Test
+    void shouldMoveACandidateThatIsReadBehindTheOthers() throws Exception {
+        try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 3 * SIZE)) {
+            store.createBucket("kv-b");
+            for (String key : new String[]{"a", "b", "c"}) {
+                put(store, key);
+            }
+            nominate(store, "a", 1000);
+            nominate(store, "b", 2000);
+            // "a" is hit again on this node (a range GET)
+            ObjectMeta a = store.head("kv-b", "a");
+            store.openRange("kv-b", "a", a, 0, 10).forEach(BodySegment::release);
+            put(store, "d");
+            assertThat(exists(store, "a")).isTrue();
+            assertThat(exists(store, "b")).isFalse();
+        }
+    }
+
+    @Test
+    void shouldSkipCandidatesWhoseBytesOthersStillHold() throws Exception {
+        try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 3 * SIZE)) {
+            store.createBucket("kv-b");
+            put(store, "parent");
+            store.copy(store.head("kv-b", "parent"), "kv-b", "child", null, null);
+            put(store, "other");
+            put(store, "third");
+            nominate(store, "parent", 1000);
+            nominate(store, "other", 2000);
+            // deleting the parent would free nothing (the child holds its body): the next candidate goes
+            put(store, "new");
+            assertThat(exists(store, "parent")).isTrue();
+            assertThat(exists(store, "other")).isFalse();
+            // with no candidate that frees bytes left, the write is refused
+            assertThatThrownBy(() -> put(store, "refused")).isInstanceOf(S3Exception.class)
+                    .hasMessageContaining("Not enough free capacity");
+            assertThat(exists(store, "parent") && exists(store, "child")).isTrue();
+        }
+    }
+
     private static void mark(ObjectStore store, String key, long deleteAfterMs) {
         store.copy(store.head("kv-b", key), "kv-b", key, "application/octet-stream",
                 Map.of(Reclaimables.MARKER, Long.toString(deleteAfterMs)));
+    }
+
+    private static void nominate(ObjectStore store, String key, long lastUseMs) {
+        store.copy(store.head("kv-b", key), "kv-b", key, "application/octet-stream",
+                Map.of(Reclaimables.CANDIDATE, Long.toString(lastUseMs)));
     }
 
     private static boolean exists(ObjectStore store, String key) {

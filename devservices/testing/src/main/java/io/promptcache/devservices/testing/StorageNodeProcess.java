@@ -59,6 +59,15 @@ public final class StorageNodeProcess implements AutoCloseable {
 
     /** The node's physical used bytes now, from its readiness data (no heartbeat lag). */
     public long usedBytes() {
+        return readiness("usedBytes");
+    }
+
+    /** Physical bytes the node would free on demand for a write now (objects the GC marked), from its readiness. */
+    public long reclaimableBytes() {
+        return readiness("reclaimableBytes");
+    }
+
+    private long readiness(String field) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + "/q/health/ready")).build();
         String ready;
         try {
@@ -69,9 +78,9 @@ public final class StorageNodeProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
-        Matcher m = Pattern.compile("\"usedBytes\"\\s*:\\s*(\\d+)").matcher(ready);
+        Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*(\\d+)").matcher(ready);
         if (!m.find()) {
-            throw new IllegalStateException("no usedBytes in the readiness of " + nodeId + ": " + ready);
+            throw new IllegalStateException("no " + field + " in the readiness of " + nodeId + ": " + ready);
         }
         return Long.parseLong(m.group(1));
     }

@@ -1,0 +1,122 @@
+package io.promptcache.gc;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.gc.testing.Metrics;
+import io.promptcache.gc.testing.Records;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.TombstoneReason;
+import io.promptcache.schema.topic.Topics;
+import io.quarkus.test.junit.QuarkusTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Room on demand on the real broker and a real storage node (1 MiB, reclaiming on demand: the default): the GC
+ * keeps its next victims (down to the low watermark, 80 %) nominated as eviction candidates, still LIVE and served;
+ * a write to the full node is never refused - the node deletes the least recently used candidate (a range GET on the
+ * node counts as a use) and reports it, and the GC tombstones it so lookups stop returning it.
+ */
+@QuarkusTest
+class GcCandidatesTest {
+
+    private static final long KIB = 1024;
+    private static final long CAPACITY = 1024 * KIB;
+    private static final long OBJECT = 64 * KIB;
+    private static final String RECLAIMED = "promptcache_gc_candidates_total{event=\"reclaimed_by_node\"}";
+    private static StorageNodeProcess node;
+    private static ClusterClient cluster;
+
+    @BeforeAll
+    static void startNode() {
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        node = StorageNodeProcess.start(bootstrap, Map.of("promptcache.storage.capacity-bytes",
+                Long.toString(CAPACITY)));
+        cluster = new ClusterClient(bootstrap, node.nodeId(), node.endpoint());
+    }
+
+    @AfterAll
+    static void stopNode() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @BeforeEach
+    void ready() {
+        ServiceHealthContract.awaitReady();
+    }
+
+    @Test
+    void shouldAdmitEveryWriteToAFullNodeByDeletingTheLeastRecentlyUsedCandidate() {
+        // Given: 16 objects of 64 KiB fill the node, object i used before object i+1
+        double reclaimedBefore = Metrics.value(RECLAIMED);
+        long now = System.currentTimeMillis();
+        List<ObjectRecord> objects = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            ObjectRecord record = cluster.upload(OBJECT, now - (16 - i) * 1000L, 0);
+            cluster.register(record, key(i));
+            objects.add(record);
+        }
+        // Then: the 4 least recently used (down to 80 %) become candidates on the node, and nothing is tombstoned
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> node.reclaimableBytes() == 4 * OBJECT);
+        Map<ObjectId, ObjectRecord> latest = cluster.latest(Topics.OBJECTS);
+        for (ObjectRecord record : objects) {
+            assertThat(latest.get(Records.idOf(record)).getState()).isEqualTo(ObjectState.OBJECT_STATE_LIVE);
+            assertThat(cluster.rangeGet(record.getKey(), 100)).as("a candidate is still served").isPresent();
+        }
+
+        // When: object 0 is read again (after the reads above, so it is the most recent candidate use), and two
+        // more objects are written to the full node
+        assertThat(cluster.rangeGet(objects.get(0).getKey(), 100)).isPresent();
+        ObjectRecord extra1 = cluster.upload(OBJECT, System.currentTimeMillis(), 0);
+        cluster.register(extra1, key(16));
+
+        // Then: the write was admitted (no 507) by deleting a candidate, the least recently used: object 1
+        assertThat(node.usedBytes()).isEqualTo(CAPACITY);
+        assertThat(cluster.rangeGet(objects.get(1).getKey(), 100)).as("reclaimed candidate").isEmpty();
+        assertThat(cluster.rangeGet(objects.get(0).getKey(), 100)).as("candidate used again").isPresent();
+        // and the GC, told by the node's heartbeat, tombstoned it (reason node budget): lookups stop returning it
+        ObjectId reclaimed = Records.idOf(objects.get(1));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(cluster.history(Topics.OBJECTS))
+                .anySatisfy(e -> {
+                    assertThat(e.getKey()).isEqualTo(reclaimed);
+                    assertThat(e.getValue()).isNotNull();
+                    assertThat(e.getValue().getState()).isEqualTo(ObjectState.OBJECT_STATE_TOMBSTONED);
+                    assertThat(e.getValue().getTombstone().getReason())
+                            .isEqualTo(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET);
+                }));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> cluster.latest(Topics.PREFIXES).get(key(1)) == null);
+        Map<ObjectId, ObjectRecord> after = cluster.latest(Topics.OBJECTS);
+        for (int i : new int[]{0, 2, 3}) {
+            assertThat(after.get(Records.idOf(objects.get(i))).getState()).as("object %d", i)
+                    .isEqualTo(ObjectState.OBJECT_STATE_LIVE);
+        }
+        assertThat(Metrics.value(RECLAIMED) - reclaimedBefore).isEqualTo(1.0);
+    }
+
+    private static PrefixKey key(int i) {
+        return Records.prefixKey(2000 + i);
+    }
+}

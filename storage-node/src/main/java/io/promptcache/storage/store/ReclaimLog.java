@@ -1,0 +1,52 @@
+package io.promptcache.storage.store;
+
+import java.util.ArrayDeque;
+import java.util.List;
+
+/**
+ * The eviction candidates this node deleted for writes lately, which heartbeats report so the GC tombstones them
+ * (lookups must stop returning an object that is gone). An entry stays {@link #WINDOW_MS} (several heartbeats: one
+ * lost heartbeat loses nothing) and at most {@link #MAX_ENTRIES} are kept; an entry the GC never saw costs one miss
+ * (the engine's GET answers 404 and it reports invalidate).
+ */
+public final class ReclaimLog {
+
+    /** How long a reclaimed object is reported. */
+    public static final long WINDOW_MS = 30_000;
+    /** At most this many reclaimed objects are reported (the newest). */
+    public static final int MAX_ENTRIES = 4096;
+
+    /** A candidate deleted at {@code atMs}. */
+    public record Entry(String bucket, String key, long atMs) {
+    }
+
+    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private volatile Runnable listener = () -> {
+    };
+
+    /** Called (on the deleting thread, which must not block on it) after each reclaimed candidate. */
+    public void onReclaimed(Runnable listener) {
+        this.listener = listener;
+    }
+
+    void add(String bucket, String key, long nowMs) {
+        synchronized (this) {
+            entries.addLast(new Entry(bucket, key, nowMs));
+            trim(nowMs);
+        }
+        listener.run();
+    }
+
+    /** The entries of the window ending at {@code nowMs}, oldest first. */
+    public synchronized List<Entry> recent(long nowMs) {
+        trim(nowMs);
+        return List.copyOf(entries);
+    }
+
+    private void trim(long nowMs) {
+        while (!entries.isEmpty()
+                && (entries.size() > MAX_ENTRIES || entries.peekFirst().atMs() < nowMs - WINDOW_MS)) {
+            entries.removeFirst();
+        }
+    }
+}
