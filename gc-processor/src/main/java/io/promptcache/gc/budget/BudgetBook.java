@@ -47,6 +47,8 @@ public final class BudgetBook {
     private final Account global = new Account();
     private final TreeSet<Victim> byAge = new TreeSet<>(Victim.AGE_ORDER);
     private final Pieces pieces = new Pieces();
+    /** Candidates cover at least this many of the busiest recent rounds' arrivals (until the next nominations). */
+    static final int CANDIDATE_ROUNDS = 2;
     /** LIVE objects nominated as eviction candidates on their node (forgotten when they stop being LIVE). */
     private final Set<ObjectId> nominated = new HashSet<>();
     /** The share of a horizon's inflow a plan reserves (1, or one round of it with reclaim on demand). */
@@ -188,7 +190,8 @@ public final class BudgetBook {
     /**
      * Nominates eviction candidates on the nodes that reclaim on demand: each such node's victims in eviction order
      * (skipping those that would free nothing, unless superseded) until its live bytes less the bytes its candidates
-     * free are at most {@code low x capacity}. A candidate stays LIVE and served; the node deletes candidates when a
+     * free are at most {@code low x capacity}, or lower so that they cover {@value #CANDIDATE_ROUNDS} times the most
+     * bytes that arrived in one round lately (the node consumes candidates until the next nominations). A candidate stays LIVE and served; the node deletes candidates when a
      * write needs room and reports them (the GC then tombstones them). Returns the new nominations, at most
      * {@code max}; each is remembered as nominated until it stops being LIVE or is {@link #unnominate}d.
      */
@@ -199,7 +202,9 @@ public final class BudgetBook {
             if (account == null || !reclaims(policy, heartbeat.getValue())) {
                 continue;
             }
-            long target = (long) (policy.lowWatermark() * heartbeat.getValue().getCapacityBytes());
+            long capacity = heartbeat.getValue().getCapacityBytes();
+            long target = Math.min((long) (policy.lowWatermark() * capacity),
+                    capacity - CANDIDATE_ROUNDS * account.inflow().peakRound());
             long freed = 0;
             for (Victim victim : account.victims()) {
                 if (account.live() - freed <= target || fresh.size() >= max) {

@@ -57,6 +57,15 @@ final class Inflow {
         return lowest;
     }
 
+    /** The most bytes that arrived between two plans within the last horizon (0 before any). */
+    long peakRound() {
+        long peak = 0;
+        for (Bucket bucket : buckets) {
+            peak = Math.max(peak, bucket.bytes());
+        }
+        return peak;
+    }
+
     /** What the next horizon will most likely bring: the lowest quarter's rate over a whole horizon. */
     long sustained() {
         return sustained;

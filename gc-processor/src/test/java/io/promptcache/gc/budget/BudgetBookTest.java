@@ -70,6 +70,25 @@ class BudgetBookTest {
     }
 
     @Test
+    void shouldNominateEnoughCandidatesForTwiceTheBusiestRecentRound() {
+        // Given: a node of 1000 bytes that reclaims on demand: 6 objects known at start, then 4 arriving in one round
+        Policy reclaiming = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), LIVENESS, true);
+        Map<String, NodeStatus> heartbeats = nodes(node("n1", 1000).toBuilder().setReclaimsOnDemand(true).build());
+        for (int i = 0; i < 6; i++) {
+            put(object("n1", 100, 0, NOW - 10_000 - i * 1000L));
+        }
+        book.plan(reclaiming, heartbeats, NOW, 2000, 1000);
+        for (int i = 0; i < 4; i++) {
+            put(object("n1", 100, 0, NOW + i));
+        }
+        book.plan(reclaiming, heartbeats, NOW + 1000, 2000, 1000);
+
+        // When / Then: candidates cover 2 x 400 bytes (below the low watermark's 200): 8 objects, oldest first
+        assertThat(book.nominate(reclaiming, heartbeats, 100)).hasSize(8).extracting(Nomination::lastUseMs)
+                .startsWith(NOW - 15_000, NOW - 14_000);
+    }
+
+    @Test
     void shouldEvictLeastRecentlyUsedDownToTheLowWatermarkWhenOverTheHighOne() {
         // Given: 10 objects of 100 bytes (100 %), object i last used i seconds ago
         List<ObjectId> ids = new ArrayList<>();

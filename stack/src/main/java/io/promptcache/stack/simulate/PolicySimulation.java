@@ -125,7 +125,12 @@ final class PolicySimulation {
             record.setParentObjectId(parent.toString()).setSharedBytes(shared)
                     .addAllShared(SharedBytes.continuing(parent.toString(), book.get(parent).record(), shared));
         }
-        bytesWritten += SharedBytes.ownBytes(record.build());
+        long own = SharedBytes.ownBytes(record.build());
+        if (policy.reclaimOnDemand() && !makeRoom(own, parent)) {
+            refusals++; // the node answered 507: nothing stored, the prompt stays a miss
+            return;
+        }
+        bytesWritten += own;
         newBlockBytes += (blockIds.length - matched) * bytesPerBlock;
         book.put(id, new GcObject(record.build(), 0, false));
         keys.put(id, blockIds.clone());
@@ -136,38 +141,37 @@ final class PolicySimulation {
                 release(previous);
             }
         }
-        if (policy.reclaimOnDemand()) {
-            makeRoom();
-        }
     }
 
     /**
-     * What a storage node that reclaims on demand does when a write needs room: deletes evicted objects (earliest
-     * deadline first), then eviction candidates that free bytes (least recently used first); with none left it
-     * would refuse the write (counted; the simulation keeps the object).
+     * What a storage node that reclaims on demand does before it takes {@code bytes} new bytes: deletes evicted
+     * objects (earliest deadline first), then eviction candidates that free bytes (least recently used first; never
+     * {@code parent}, whose bytes the continuation's copied part already holds), until they fit.
+     *
+     * @return false when nothing marked is left and they do not fit (the node refuses the write)
      */
-    private void makeRoom() {
-        while (book.heldOn(NODE) > capacityBytes) {
+    private boolean makeRoom(long bytes, ObjectId parent) {
+        while (book.heldOn(NODE) + bytes > capacityBytes) {
             if (!inGrace.isEmpty()) {
                 remove(inGrace.removeFirst().id());
                 continue;
             }
             Candidate victim = null;
             for (Candidate c : candidates) {
-                if (book.freedBy(c.id()) > 0) {
+                if (!c.id().equals(parent) && book.freedBy(c.id()) > 0) {
                     victim = c;
                     break;
                 }
             }
             if (victim == null) {
-                refusals++;
-                return;
+                return false;
             }
             for (long key : keys.get(victim.id())) {
                 prefixes.remove(key, victim.id());
             }
             remove(victim.id());
         }
+        return true;
     }
 
     /** {@code id} lost one of its prefix keys to a newer object; with none left it is superseded. */

@@ -64,7 +64,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--plan-interval", defaultValue = "0s", converter = DurationConverter.class, description = "trace time between two eviction rounds (default 0: after every request)")
     Duration planInterval;
 
-    @Option(names = "--reclaim-on-demand", description = "model the GC's promptcache.gc.reclaim-on-demand=true: the GC nominates eviction candidates (its next victims down to the low watermark, still served) and the node deletes them, least recently used first, when a store needs room (default: off)")
+    @Option(names = "--reclaim-on-demand", negatable = true, defaultValue = "true", fallbackValue = "true", description = "model the default promptcache.gc.reclaim-on-demand=true (and the storage nodes' own): the GC nominates eviction candidates (its next victims down to the low watermark, still served) and the node deletes them, least recently used first, when a store needs room; --no-reclaim-on-demand models a GC that tombstones between the watermarks (default: on)")
     boolean reclaimOnDemand;
 
     @Option(names = "--out", defaultValue = "simulate-report", description = "directory for simulate.json and hit-ratio-vs-capacity.svg (default ${DEFAULT-VALUE})")

@@ -47,4 +47,27 @@ class PolicySimulationTest {
         assertThat(sim.request(5, new long[]{7, 8, 9})).isEqualTo(3);
         assertThat(sim.request(6, new long[]{1, 2, 3, 4, 5})).isZero();
     }
+
+    @Test
+    void shouldFillTheNodeWithLiveObjectsAndDeleteTheLeastRecentlyUsedCandidateForAStore() {
+        // Given: room for 10 blocks on a node that reclaims on demand; three 3-block prompts (9 blocks live), the
+        // first one used again last
+        Policy reclaiming = new Policy(0.9, 0.8, 7L * 86_400_000, 0, Map.of(), new NodeLiveness(3, 300_000), true);
+        PolicySimulation sim = new PolicySimulation(reclaiming, 100, 10, 0, 0);
+        sim.request(0, new long[]{1, 2, 3});
+        sim.request(1, new long[]{4, 5, 6});
+        sim.request(2, new long[]{7, 8, 9});
+        assertThat(sim.request(3, new long[]{1, 2, 3})).isEqualTo(3);
+        assertThat(sim.liveBytes()).as("nothing tombstoned above the watermarks").isEqualTo(90);
+
+        // When: a 2-block prompt needs room (11 blocks > 10)
+        sim.request(4, new long[]{10, 11});
+
+        // Then: only the least recently used object went, the node stays full of live objects, nothing refused
+        assertThat(sim.liveBytes()).isEqualTo(80);
+        assertThat(sim.refusals()).isZero();
+        assertThat(sim.request(5, new long[]{1, 2, 3})).isEqualTo(3);
+        assertThat(sim.request(6, new long[]{7, 8, 9})).isEqualTo(3);
+        assertThat(sim.request(7, new long[]{4, 5, 6})).as("the least recently used went").isZero();
+    }
 }
