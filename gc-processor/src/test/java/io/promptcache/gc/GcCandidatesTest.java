@@ -29,7 +29,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Room on demand on the real broker and a real storage node (1 MiB, reclaiming on demand: the default): the GC
- * keeps its next victims (down to the low watermark, 80 %) nominated as eviction candidates, still LIVE and served;
+ * keeps its next victims (at least down to the low watermark, 80 %) nominated as eviction candidates, still LIVE
+ * and served;
  * a write to the full node is never refused - the node deletes the least recently used candidate (a range GET on the
  * node counts as a use) and reports it, and the GC tombstones it so lookups stop returning it.
  */
@@ -77,9 +78,10 @@ class GcCandidatesTest {
             cluster.register(record, key(i));
             objects.add(record);
         }
-        // Then: the 4 least recently used (down to 80 %) become candidates on the node, and nothing is tombstoned
+        // Then: at least the 4 least recently used (down to 80 %; more when the objects arrived within few rounds:
+        // candidates also cover twice the busiest round) become candidates on the node, and nothing is tombstoned
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> node.reclaimableBytes() == 4 * OBJECT);
+                .until(() -> node.reclaimableBytes() >= 4 * OBJECT);
         Map<ObjectId, ObjectRecord> latest = cluster.latest(Topics.OBJECTS);
         for (ObjectRecord record : objects) {
             assertThat(latest.get(Records.idOf(record)).getState()).isEqualTo(ObjectState.OBJECT_STATE_LIVE);

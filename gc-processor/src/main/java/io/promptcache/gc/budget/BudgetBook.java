@@ -38,6 +38,11 @@ import io.promptcache.schema.proto.TombstoneReason;
  * sustained load larger than the watermark gap the live target moves down by the bytes in flight, so held bytes
  * stay near {@code high x L} instead of {@code low x L} plus everything in grace. The inflow comes from arrivals,
  * never from the plan's own tombstones, so one plan does not feed the next.
+ *
+ * <p>
+ * A node that reclaims on demand (its heartbeats say so, and {@link Policy#reclaimOnDemand()}) is not enforced by
+ * tombstones: its next victims are {@link #nominate nominated} as eviction candidates, which it deletes itself, least
+ * recently used first, only when a write needs room.
  */
 public final class BudgetBook {
 
