@@ -23,32 +23,12 @@ final class S3Errors {
     private static final long DRAIN_LIMIT_MILLIS = 5_000;
 
     /**
-     * A body we will not read: drained (bounded in bytes and time, so the client is not reset before it reads the
-     * error), and the connection closed after the error.
+     * Answers {@code failure} as an S3 error document. A request whose body was not read (refused before or while it
+     * arrived) is answered once its body has been drained - read and dropped, at most {@value #DRAIN_LIMIT_BYTES}
+     * bytes within {@value #DRAIN_LIMIT_MILLIS} ms - so a client that sent {@code Expect: 100-continue} (answered
+     * automatically) gets the error after its body, never mixed with the interim response, and is not reset before
+     * it reads it; past either limit the error goes out at once and the connection is closed after it.
      */
-    private static void drainUnreadBody(RoutingContext ctx) {
-        if (ctx.request().isEnded()) {
-            return;
-        }
-        ctx.response().putHeader("Connection", "close");
-        long[] drained = {0};
-        try {
-            ctx.request().handler(chunk -> {
-                drained[0] += chunk.length();
-                if (drained[0] > DRAIN_LIMIT_BYTES) {
-                    ctx.request().connection().close();
-                }
-            }).resume();
-        } catch (IllegalStateException endedMeanwhile) {
-            return;
-        }
-        ctx.vertx().setTimer(DRAIN_LIMIT_MILLIS, id -> {
-            if (!ctx.request().isEnded()) {
-                ctx.request().connection().close();
-            }
-        });
-    }
-
     static void send(RoutingContext ctx, Throwable failure, String resource) {
         S3Exception error;
         if (failure instanceof S3Exception s3) {
@@ -63,7 +43,42 @@ final class S3Errors {
             ctx.request().connection().close();
             return;
         }
-        drainUnreadBody(ctx);
+        if (ctx.request().isEnded()) {
+            respond(ctx, error, resource, false);
+            return;
+        }
+        boolean[] answered = {false};
+        long[] drained = {0};
+        Runnable answer = () -> {
+            if (!answered[0]) {
+                answered[0] = true;
+                respond(ctx, error, resource, !ctx.request().isEnded());
+            }
+        };
+        try {
+            ctx.request().handler(chunk -> {
+                drained[0] += chunk.length();
+                if (drained[0] > DRAIN_LIMIT_BYTES) {
+                    answer.run();
+                }
+            }).endHandler(v -> answer.run()).resume();
+        } catch (IllegalStateException endedMeanwhile) {
+            answer.run();
+            return;
+        }
+        ctx.vertx().setTimer(DRAIN_LIMIT_MILLIS, id -> answer.run());
+    }
+
+    /** Writes the error document; with {@code close}, closes the connection after it (its body was not read). */
+    private static void respond(RoutingContext ctx, S3Exception error, String resource, boolean close) {
+        HttpServerResponse response = ctx.response();
+        if (response.ended()) {
+            return;
+        }
+        if (close) {
+            response.putHeader("Connection", "close");
+            response.endHandler(v -> ctx.request().connection().close());
+        }
         String requestId = response.headers().get(S3Headers.REQUEST_ID);
         response.setStatusCode(error.error().status());
         if (error instanceof ByteRange.UnsatisfiableRangeException unsatisfiable) {

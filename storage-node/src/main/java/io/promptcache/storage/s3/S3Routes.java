@@ -68,9 +68,10 @@ public class S3Routes {
             if (path == null) {
                 return;
             }
-            S3Operation op = operation(ctx, path);
+            S3Operation op = label(ctx, path);
             if (op == S3Operation.GET_OBJECT || op == S3Operation.HEAD_OBJECT) {
                 try {
+                    operation(ctx, path);
                     reads.getObject(ctx, path, op == S3Operation.HEAD_OBJECT);
                 } catch (Exception e) {
                     S3Errors.send(ctx, e, path.resource());
@@ -89,7 +90,7 @@ public class S3Routes {
         if (path == null) {
             return;
         }
-        operation(ctx, path);
+        label(ctx, path);
         try {
             authenticator.authenticate(ctx);
         } catch (RuntimeException e) {
@@ -104,13 +105,13 @@ public class S3Routes {
         if (path == null) {
             return;
         }
-        S3Operation op = operation(ctx, path);
-        if (path.key() == null || op == S3Operation.COPY_OBJECT || op == S3Operation.UPLOAD_PART_COPY) {
-            // bucket creation and copies carry no body to stream: a worker serves them
-            ctx.next();
-            return;
-        }
         try {
+            S3Operation op = operation(ctx, path);
+            if (path.key() == null || op == S3Operation.COPY_OBJECT || op == S3Operation.UPLOAD_PART_COPY) {
+                // bucket creation and copies carry no body to stream: a worker serves them
+                ctx.next();
+                return;
+            }
             puts.handle(ctx, path);
         } catch (RuntimeException e) {
             S3Errors.send(ctx, e, path.resource());
@@ -151,8 +152,19 @@ public class S3Routes {
         }
     }
 
-    /** The operation of this request, remembered for the metrics recorded when the response ends. */
+    /**
+     * The operation of this request, remembered for the metrics recorded when the response ends; {@code 501
+     * NotImplemented} (or {@code 400} for a version id) when the request names a subresource or carries a header
+     * the node does not serve ({@link Unimplemented}), so no handler ever runs for it.
+     */
     private static S3Operation operation(RoutingContext ctx, S3Path path) {
+        S3Operation op = label(ctx, path);
+        Unimplemented.check(ctx.request().method(), path, ctx.request().params(), ctx.request().headers());
+        return op;
+    }
+
+    /** The operation of this request, remembered for the metrics (authentication runs before anything is refused). */
+    private static S3Operation label(RoutingContext ctx, S3Path path) {
         S3Operation op = S3Operation.of(ctx.request().method(), path, ctx.request().params(),
                 ctx.request().headers());
         ctx.put(OPERATION, op);
