@@ -8,6 +8,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,10 +24,18 @@ final class PackagedNode implements AutoCloseable {
 
     private final Path data;
     private final int port;
+    private final String kafka;
     private Process process;
 
+    /** A node whose heartbeats go to a closed port (no broker reachable). */
     PackagedNode(Path data) throws IOException {
+        this(data, "127.0.0.1:1");
+    }
+
+    /** A node with {@code kafka.bootstrap.servers} set to {@code kafka}, or not set at all when it is null. */
+    PackagedNode(Path data, String kafka) throws IOException {
         this.data = data;
+        this.kafka = kafka;
         try (ServerSocket socket = new ServerSocket(0)) {
             this.port = socket.getLocalPort();
         }
@@ -39,15 +49,25 @@ final class PackagedNode implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
+    /** The node's console output. */
+    Path log() {
+        return data.resolveSibling(data.getFileName() + ".log");
+    }
+
     /** Starts the node and waits until it is ready (startup validation done). */
     void start() throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        process = new ProcessBuilder(java, "-Xmx512m", "-Dquarkus.http.port=" + port,
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-Dquarkus.http.port=" + port,
                 "-Dquarkus.http.host=127.0.0.1", "-Dpromptcache.storage.data-dir=" + data,
-                "-Dpromptcache.storage.durability=persistent", "-Dkafka.bootstrap.servers=127.0.0.1:1",
-                "-Dquarkus.log.level=WARN", "-jar", APP.toString())
-                .redirectErrorStream(true).redirectOutput(data.resolveSibling(data.getFileName() + ".log").toFile())
-                .start();
+                "-Dpromptcache.storage.durability=persistent", "-Dquarkus.log.level=WARN"));
+        if (kafka != null) {
+            command.add("-Dkafka.bootstrap.servers=" + kafka);
+        }
+        command.addAll(List.of("-jar", APP.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
+        builder.environment().remove("KAFKA_BOOTSTRAP_SERVERS");
+        process = builder.start();
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                 .until(() -> get("/q/health/ready") != null);
     }

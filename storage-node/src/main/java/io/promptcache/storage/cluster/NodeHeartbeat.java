@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,7 +38,8 @@ import io.smallrye.common.annotation.Identifier;
 /**
  * Publishes this node's {@link NodeStatus} to the {@code nodes} topic every heartbeat interval, and a DOWN status
  * on shutdown. Runs on its own thread with bounded blocking: the S3 path never waits for Kafka, and a broker that is
- * away only delays heartbeats (logged at WARN).
+ * away only delays heartbeats (logged at WARN). Without any Kafka configuration the node is a plain S3 server:
+ * heartbeats are off, said once at start.
  */
 @ApplicationScoped
 public class NodeHeartbeat {
@@ -68,6 +70,12 @@ public class NodeHeartbeat {
     }
 
     void start(@Observes StartupEvent event) {
+        Object bootstrap = kafkaConfig.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        if (bootstrap == null || bootstrap.toString().isBlank()) {
+            LOG.warn("No Kafka configured (kafka.bootstrap.servers is unset): node {} serves S3 but publishes no "
+                    + "heartbeats, so no index-service or gc-processor will use it", nodeId);
+            return;
+        }
         Map<String, Object> producerConfig = new HashMap<>();
         kafkaConfig.forEach((key, value) -> {
             if (ProducerConfig.configNames().contains(key)) {
@@ -92,7 +100,7 @@ public class NodeHeartbeat {
      * reclaimed candidate without waiting for the period, so lookups stop returning it sooner.
      */
     private void soon() {
-        if (nudged.compareAndSet(false, true)) {
+        if (timer != null && nudged.compareAndSet(false, true)) {
             try {
                 timer.schedule(() -> {
                     nudged.set(false);
