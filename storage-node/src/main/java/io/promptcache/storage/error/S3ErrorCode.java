@@ -15,6 +15,9 @@ public enum S3ErrorCode {
     BUCKET_ALREADY_OWNED_BY_YOU(409, "BucketAlreadyOwnedByYou",
             "Your previous request to create the named bucket succeeded and you already own it."),
     BUCKET_NOT_EMPTY(409, "BucketNotEmpty", "The bucket you tried to delete is not empty."),
+    CONDITIONAL_REQUEST_CONFLICT(409, "ConditionalRequestConflict",
+            "A conflicting operation occurred. If using PutObject you can retry the request. If using multipart upload"
+                    + " you should initiate another CreateMultipartUpload request and re-upload each part."),
     ENTITY_TOO_LARGE(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size."),
     ENTITY_TOO_SMALL(400, "EntityTooSmall",
             "Your proposed upload is smaller than the minimum allowed object size."),

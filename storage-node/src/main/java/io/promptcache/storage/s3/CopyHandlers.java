@@ -50,7 +50,8 @@ final class CopyHandlers {
         }
         ObjectMeta sourceMeta = store.head(source.bucket(), source.key());
         Preconditions.checkCopySource(headers, sourceMeta);
-        ObjectMeta copy = store.copy(sourceMeta, path.bucket(), path.key(), contentType, userMetadata);
+        ObjectMeta copy = store.copy(sourceMeta, path.bucket(), path.key(), contentType, userMetadata,
+                Preconditions.writeCondition(headers));
         S3Xml.send(ctx, S3Xml.copyResult("CopyObjectResult", copy.lastModified(), copy.etag()));
     }
 

@@ -10,6 +10,7 @@ import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.Digests;
 import io.promptcache.storage.store.ObjectStore;
+import io.promptcache.storage.store.WriteCondition;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
@@ -37,9 +38,10 @@ final class DeleteObjectsHandler {
         Request request = parse(xml);
         StringBuilder result = new StringBuilder(
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DeleteResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">");
-        for (String key : request.keys()) {
+        for (Target target : request.targets()) {
+            String key = target.key();
             try {
-                store.delete(path.bucket(), key);
+                store.delete(path.bucket(), key, target.condition());
                 if (!request.quiet()) {
                     result.append("<Deleted><Key>").append(S3Xml.escape(key)).append("</Key></Deleted>");
                 }
@@ -52,25 +54,48 @@ final class DeleteObjectsHandler {
         ctx.response().putHeader("Content-Type", S3Xml.CONTENT_TYPE).end(result.append("</DeleteResult>").toString());
     }
 
-    private record Request(boolean quiet, List<String> keys) {
+    private record Request(boolean quiet, List<Target> targets) {
+    }
+
+    /** An object to delete, and its {@code <ETag>} (delete only if it still has it), if any. */
+    private record Target(String key, WriteCondition condition) {
     }
 
     private static Request parse(byte[] xml) {
         Element root = XmlRequests.parse(xml, "Delete");
         List<Element> quiet = XmlRequests.children(root, "Quiet");
-        List<String> keys = new ArrayList<>();
+        List<Target> keys = new ArrayList<>();
         for (Element object : XmlRequests.children(root, "Object")) {
             String key = XmlRequests.childText(object, "Key");
             if (key.isEmpty()) {
                 throw XmlRequests.malformed("every <Object> needs a non-empty <Key>");
             }
-            keys.add(key);
+            refuseUnimplemented(object);
+            List<Element> etag = XmlRequests.children(object, "ETag");
+            keys.add(new Target(key, etag.isEmpty()
+                    ? WriteCondition.NONE
+                    : new WriteCondition(etag.get(0).getTextContent().trim(), false)));
         }
         if (keys.isEmpty() || keys.size() > MAX_KEYS) {
             throw XmlRequests.malformed("a <Delete> request names 1 to " + MAX_KEYS + " objects, this one "
                     + keys.size());
         }
         return new Request(!quiet.isEmpty() && Boolean.parseBoolean(quiet.get(0).getTextContent().trim()), keys);
+    }
+
+    /** Conditions of directory buckets, and versions: never ignored (the delete would be unconditional). */
+    private static void refuseUnimplemented(Element object) {
+        for (String name : List.of("LastModifiedTime", "Size")) {
+            if (!XmlRequests.children(object, name).isEmpty()) {
+                throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "<" + name + "> in a DeleteObjects <Object> is "
+                        + "not implemented by this node; nothing was deleted.");
+            }
+        }
+        List<Element> version = XmlRequests.children(object, "VersionId");
+        if (!version.isEmpty() && !version.get(0).getTextContent().trim().equals("null")) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid version id specified: this node keeps no "
+                    + "object versions (every version id is null); nothing was deleted.");
+        }
     }
 
     private static void verifyContentMd5(String header, byte[] body) {

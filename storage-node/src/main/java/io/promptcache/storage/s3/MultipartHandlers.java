@@ -42,7 +42,8 @@ final class MultipartHandlers {
             refs.add(new MultipartUploads.PartRef(partNumber(XmlRequests.childText(part, "PartNumber").trim()),
                     XmlRequests.childText(part, "ETag")));
         }
-        ObjectMeta meta = uploads.complete(path.bucket(), path.key(), uploadId(ctx), refs);
+        ObjectMeta meta = uploads.complete(path.bucket(), path.key(), uploadId(ctx), refs,
+                Preconditions.writeCondition(ctx.request().headers()));
         xml(ctx, HEADER + "<CompleteMultipartUploadResult" + NS + "><Location>" + S3Xml.escape(path.resource())
                 + "</Location><Bucket>" + S3Xml.escape(path.bucket()) + "</Bucket><Key>" + S3Xml.escape(path.key())
                 + "</Key><ETag>" + S3Xml.escape(S3Headers.quotedEtag(meta.etag()))

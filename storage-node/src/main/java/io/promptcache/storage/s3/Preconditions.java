@@ -7,6 +7,7 @@ import java.time.format.DateTimeParseException;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.ObjectMeta;
+import io.promptcache.storage.store.WriteCondition;
 import io.vertx.core.MultiMap;
 
 /**
@@ -43,11 +44,27 @@ final class Preconditions {
 
     private static final String COPY_SOURCE = "x-amz-copy-source-";
 
+    /**
+     * The preconditions of a write ({@code If-Match}, {@code If-None-Match}); only {@code *} is defined for
+     * If-None-Match on a write (S3: anything else is {@code 501 NotImplemented}).
+     */
+    static WriteCondition writeCondition(MultiMap headers) {
+        String ifNoneMatch = headers.get("If-None-Match");
+        if (ifNoneMatch != null && !ifNoneMatch.trim().equals("*")) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "If-None-Match on a write only accepts * (write only"
+                    + " if no object has the key), not " + ifNoneMatch.trim() + "; nothing was written.");
+        }
+        String ifMatch = headers.get("If-Match");
+        return ifMatch == null && ifNoneMatch == null
+                ? WriteCondition.NONE
+                : new WriteCondition(ifMatch == null ? null : ifMatch.trim(), ifNoneMatch != null);
+    }
+
     private static Outcome evaluate(MultiMap headers, ObjectMeta meta, String prefix) {
         long modifiedSeconds = meta.lastModified() / 1000;
         String ifMatch = headers.get(prefix + "If-Match");
         if (ifMatch != null) {
-            if (!matches(ifMatch, meta.etag())) {
+            if (!WriteCondition.matches(ifMatch, meta.etag())) {
                 throw failed(prefix + "If-Match");
             }
         } else {
@@ -58,30 +75,10 @@ final class Preconditions {
         }
         String ifNoneMatch = headers.get(prefix + "If-None-Match");
         if (ifNoneMatch != null) {
-            return matches(ifNoneMatch, meta.etag()) ? Outcome.NOT_MODIFIED : Outcome.PROCEED;
+            return WriteCondition.matches(ifNoneMatch, meta.etag()) ? Outcome.NOT_MODIFIED : Outcome.PROCEED;
         }
         Long modifiedSince = seconds(headers.get(prefix + "If-Modified-Since"));
         return modifiedSince != null && modifiedSeconds <= modifiedSince ? Outcome.NOT_MODIFIED : Outcome.PROCEED;
-    }
-
-    /** A comma-separated list of (quoted or bare, possibly weak) entity tags, or {@code *}. */
-    private static boolean matches(String header, String etag) {
-        for (String candidate : header.split(",")) {
-            String tag = candidate.trim();
-            if (tag.equals("*")) {
-                return true;
-            }
-            if (tag.startsWith("W/")) {
-                tag = tag.substring(2);
-            }
-            if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
-                tag = tag.substring(1, tag.length() - 1);
-            }
-            if (tag.equals(etag)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static Long seconds(String httpDate) {

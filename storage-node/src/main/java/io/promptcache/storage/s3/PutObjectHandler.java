@@ -10,6 +10,7 @@ import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.ObjectStore;
+import io.promptcache.storage.store.WriteCondition;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.buffer.impl.BufferImpl;
@@ -54,10 +55,11 @@ final class PutObjectHandler {
         PutState state = new PutState();
         req.exceptionHandler(e -> state.fail());
         String uploadId = req.getParam("uploadId");
+        WriteCondition condition = Preconditions.writeCondition(headers);
         SigningContext signing = Authenticator.signing(ctx);
         ctx.vertx().executeBlocking(
                 () -> new PutBody(uploadId == null
-                        ? store.beginPut(path.bucket(), path.key(), declared, contentType, userMeta)
+                        ? store.beginPut(path.bucket(), path.key(), declared, contentType, userMeta, condition)
                         : store.multipart().beginPart(path.bucket(), path.key(), uploadId,
                                 MultipartHandlers.partNumber(req.getParam("partNumber")), declared),
                         awsChunked, checksum, headerChecksum, md5, signing),

@@ -121,7 +121,7 @@ final class ReadHandlers {
     }
 
     void deleteObject(RoutingContext ctx, S3Path path) {
-        store.delete(path.bucket(), path.key());
+        store.delete(path.bucket(), path.key(), Preconditions.writeCondition(ctx.request().headers()));
         ctx.response().setStatusCode(204).end();
     }
 

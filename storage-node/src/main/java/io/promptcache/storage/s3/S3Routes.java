@@ -159,7 +159,7 @@ public class S3Routes {
      */
     private static S3Operation operation(RoutingContext ctx, S3Path path) {
         S3Operation op = label(ctx, path);
-        Unimplemented.check(ctx.request().method(), path, ctx.request().params(), ctx.request().headers());
+        Unimplemented.check(op, ctx.request().method(), path, ctx.request().params(), ctx.request().headers());
         return op;
     }
 

@@ -12,7 +12,8 @@ import io.vertx.core.http.HttpMethod;
 /**
  * What the node does not implement is refused before any handler runs, with S3's {@code 501 NotImplemented}: a
  * request naming an S3 subresource ({@code ?acl}, {@code ?tagging}, {@code ?versions}, ...) or carrying a header that
- * asks for a behaviour the node lacks (tags, object lock, server-side encryption, ACL grants, conditional writes) is
+ * asks for a behaviour the node lacks (tags, object lock, server-side encryption, ACL grants, a condition on an
+ * operation that takes none) is
  * never served as the plain operation of its method and path (a {@code PUT ?acl} must not replace the object's bytes
  * with the ACL document, a {@code DELETE ?tagging} must not delete the object). The implemented subresources are
  * accepted only where they belong: {@code uploads}, {@code uploadId} and {@code partNumber} on objects for the
@@ -32,7 +33,12 @@ final class Unimplemented {
     /** Request headers asking for a behaviour the node lacks, by lower-case name or prefix (ending in '-'). */
     static final Set<String> HEADERS = Set.of("x-amz-tagging", "x-amz-object-lock-", "x-amz-website-redirect-location",
             "x-amz-server-side-encryption", "x-amz-server-side-encryption-", "x-amz-grant-",
-            "x-amz-bucket-object-lock-enabled");
+            "x-amz-bucket-object-lock-enabled", "x-amz-if-match-");
+
+    /** Operations that take If-Match / If-None-Match: the reads, and the conditional writes. */
+    private static final Set<S3Operation> CONDITIONAL = Set.of(S3Operation.GET_OBJECT, S3Operation.HEAD_OBJECT,
+            S3Operation.PUT_OBJECT, S3Operation.COPY_OBJECT, S3Operation.COMPLETE_MULTIPART_UPLOAD,
+            S3Operation.DELETE_OBJECT);
 
     /** Headers accepted only with the value that asks for what the node does anyway. */
     private static final Map<String, Set<String>> ONLY_DEFAULT = Map.of(
@@ -43,7 +49,7 @@ final class Unimplemented {
     }
 
     /** Throws {@code NotImplemented} (or {@code InvalidArgument} for a version id) if the request needs more. */
-    static void check(HttpMethod method, S3Path path, MultiMap params, MultiMap headers) {
+    static void check(S3Operation op, HttpMethod method, S3Path path, MultiMap params, MultiMap headers) {
         for (String name : params.names()) {
             if (SUBRESOURCES.contains(name) || name.startsWith("response-")) {
                 throw refused("The ?" + name + " " + (name.startsWith("response-") ? "override" : "subresource"));
@@ -68,11 +74,11 @@ final class Unimplemented {
                     + "object versions (every version id is null), not " + versionId + ".");
         }
         for (String name : headers.names()) {
-            check(method, name.toLowerCase(Locale.ROOT), headers.get(name));
+            check(op, name.toLowerCase(Locale.ROOT), headers.get(name));
         }
     }
 
-    private static void check(HttpMethod method, String header, String value) {
+    private static void check(S3Operation op, String header, String value) {
         for (String refused : HEADERS) {
             if (refused.endsWith("-") ? header.startsWith(refused) : header.equals(refused)) {
                 throw refused("The header " + header);
@@ -83,9 +89,9 @@ final class Unimplemented {
             throw refused("The header " + header + ": " + value.trim() + " (only " + String.join(" or ", accepted)
                     + " is)");
         }
-        if ((header.equals("if-match") || header.equals("if-none-match"))
-                && (method == HttpMethod.PUT || method == HttpMethod.POST)) {
-            throw refused("A conditional write (" + header + ")");
+        if ((header.equals("if-match") || header.equals("if-none-match")) && !CONDITIONAL.contains(op)
+                || header.equals("if-none-match") && op == S3Operation.DELETE_OBJECT) {
+            throw refused(header + " on " + op.label());
         }
     }
 

@@ -152,12 +152,22 @@ public final class MultipartUploads {
 
     /** Concatenates the named parts into the object and removes the upload. */
     public ObjectMeta complete(String bucket, String key, String uploadId, List<PartRef> refs) throws IOException {
+        return complete(bucket, key, uploadId, refs, WriteCondition.NONE);
+    }
+
+    /**
+     * Completes the upload if the object under the key meets {@code condition} (checked before the parts are
+     * joined and again at the commit); a failed condition leaves the upload as it was, to be completed or aborted.
+     */
+    public ObjectMeta complete(String bucket, String key, String uploadId, List<PartRef> refs,
+            WriteCondition condition) throws IOException {
         Upload upload = upload(bucket, key, uploadId);
+        store.checkCondition(bucket, key, condition);
         Map<Integer, ObjectMeta> stored = new TreeMap<>();
         partsOf(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
         List<ObjectMeta> chosen = choose(refs, stored);
         if (chosen.stream().anyMatch(ObjectMeta::isShared)) {
-            return completeShared(bucket, key, uploadId, upload, chosen);
+            return completeShared(bucket, key, uploadId, upload, chosen, condition);
         }
         long total = chosen.stream().mapToLong(ObjectMeta::size).sum();
         store.reserve(total);
@@ -166,7 +176,7 @@ public final class MultipartUploads {
         ObjectMeta meta;
         try {
             meta = concatenate(uploadId, chosen, tmp, fileId, total, upload);
-            store.commit(bucket, key, meta, total, null, true);
+            store.commit(bucket, key, meta, total, null, true, condition);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(tmp);
             store.release(total);
@@ -187,7 +197,7 @@ public final class MultipartUploads {
      * the removal of every part record; nothing is visible before it, and a crash before it leaves only orphan links.
      */
     private ObjectMeta completeShared(String bucket, String key, String uploadId, Upload upload,
-            List<ObjectMeta> chosen) throws IOException {
+            List<ObjectMeta> chosen, WriteCondition condition) throws IOException {
         MessageDigest md5s = Digests.md5();
         ExtentRefs.Change change = new ExtentRefs.Change();
         List<Extent> extents = new ArrayList<>();
@@ -222,7 +232,7 @@ public final class MultipartUploads {
             store.install(bucket, key, new ObjectStore.Install(meta, change, batch -> {
                 all.forEach(p -> batch.deleteUploadEntry(partKey(uploadId, p.number())));
                 batch.deleteUploadEntry(uploadId);
-            }, 0, 0), undo);
+            }, 0, 0, condition), undo);
             for (Part p : all) {
                 if (!p.meta().isShared()) {
                     // a chosen part's bytes now belong to the object's file (the link); the others are freed

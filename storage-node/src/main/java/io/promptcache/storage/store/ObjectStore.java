@@ -193,13 +193,29 @@ public final class ObjectStore implements AutoCloseable {
      */
     public ObjectUpload beginPut(String bucket, String key, long declaredLength, String contentType,
             Map<String, String> userMetadata) {
+        return beginPut(bucket, key, declaredLength, contentType, userMetadata, WriteCondition.NONE);
+    }
+
+    /**
+     * Starts a conditional PUT: the condition is checked now (before any byte is received) and again at the commit.
+     */
+    public ObjectUpload beginPut(String bucket, String key, long declaredLength, String contentType,
+            Map<String, String> userMetadata, WriteCondition condition) {
         bucketCreated(bucket);
         Names.checkKey(key);
+        checkCondition(bucket, key, condition);
         try {
             return new ObjectUpload(this, (meta, reserved, ram, onDisk) -> commit(bucket, key, meta, reserved, ram,
-                    onDisk), declaredLength, contentType, userMetadata, tiers.sinkFor(declaredLength));
+                    onDisk, condition), declaredLength, contentType, userMetadata, tiers.sinkFor(declaredLength));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start writing " + bucket + "/" + key, e);
+        }
+    }
+
+    /** Checks a write's preconditions against the object under the key now (see {@link WriteCondition}). */
+    public void checkCondition(String bucket, String key, WriteCondition condition) {
+        if (condition.isConditional()) {
+            condition.check(metadata.getObject(bucket, key), key);
         }
     }
 
@@ -267,9 +283,17 @@ public final class ObjectStore implements AutoCloseable {
 
     /** Deletes an object; idempotent (no error if absent). {@code NoSuchBucket} if the bucket is missing. */
     public void delete(String bucket, String key) {
+        delete(bucket, key, WriteCondition.NONE);
+    }
+
+    /** Deletes an object if it meets {@code condition} (If-Match), checked under the key's lock. */
+    public void delete(String bucket, String key, WriteCondition condition) {
         bucketCreated(bucket);
         synchronized (commitLock(bucket, key)) {
             Optional<ObjectMeta> existing = metadata.getObject(bucket, key);
+            if (condition.isConditional()) {
+                condition.check(existing, key);
+            }
             if (existing.isEmpty()) {
                 return;
             }
@@ -285,9 +309,10 @@ public final class ObjectStore implements AutoCloseable {
      * @param userMetadata user metadata of the copy, or null to keep the source's
      */
     public ObjectMeta copy(ObjectMeta source, String dstBucket, String dstKey, String contentType,
-            Map<String, String> userMetadata) {
+            Map<String, String> userMetadata, WriteCondition condition) {
         bucketCreated(dstBucket);
         Names.checkKey(dstKey);
+        checkCondition(dstBucket, dstKey, condition);
         ObjectMeta copy = source.with(DataDirectory.newFileId(), System.currentTimeMillis(),
                 contentType == null ? source.contentType() : contentType,
                 userMetadata == null ? source.userMetadata() : userMetadata);
@@ -295,7 +320,7 @@ public final class ObjectStore implements AutoCloseable {
         reserve(physical);
         ExtentRefs.Change change = new ExtentRefs.Change().retain(copy.bodyExtents());
         install(dstBucket, dstKey, new Install(copy, change, batch -> {
-        }, physical, physical), () -> release(physical));
+        }, physical, physical, condition), () -> release(physical));
         return copy;
     }
 
@@ -448,8 +473,8 @@ public final class ObjectStore implements AutoCloseable {
      * Puts the body in place (the file renamed into {@code objects/} when {@code onDisk}, the RAM copy into the RAM
      * tier) and writes the index entry; the replaced object's body is removed after. Takes over {@code ram}.
      */
-    void commit(String bucket, String key, ObjectMeta meta, long reservedBytes, ByteBuf ram, boolean onDisk)
-            throws IOException {
+    void commit(String bucket, String key, ObjectMeta meta, long reservedBytes, ByteBuf ram, boolean onDisk,
+            WriteCondition condition) throws IOException {
         Path part = directory.partFile(meta.fileId());
         Path target = directory.objectFile(meta.fileId());
         try {
@@ -478,7 +503,7 @@ public final class ObjectStore implements AutoCloseable {
         }
         bucketLifecycle.readLock().lock();
         try {
-            commitEntry(bucket, key, meta, reservedBytes, target);
+            commitEntry(bucket, key, meta, reservedBytes, target, condition);
         } finally {
             bucketLifecycle.readLock().unlock();
         }
@@ -493,21 +518,22 @@ public final class ObjectStore implements AutoCloseable {
      * @param extra further record changes written in the same batch
      * @param physicalBytes bytes the new version adds on this node (its new body files or inline body)
      * @param reservedBytes capacity reserved for it, released now
+     * @param condition the write's preconditions on the version it replaces, checked again under the key's lock
      */
     record Install(ObjectMeta meta, ExtentRefs.Change change, Consumer<MetadataStore.Batch> extra, long physicalBytes,
-            long reservedBytes) {
+            long reservedBytes, WriteCondition condition) {
     }
 
     /** Writes a PUT's entry; a failure forgets its body, whose upload then aborts and releases the reservation. */
-    private void commitEntry(String bucket, String key, ObjectMeta meta, long reservedBytes, Path target)
-            throws IOException {
+    private void commitEntry(String bucket, String key, ObjectMeta meta, long reservedBytes, Path target,
+            WriteCondition condition) throws IOException {
         ExtentRefs.Change change = new ExtentRefs.Change();
         if (!meta.isInline()) {
             change.add(meta.fileId(), meta.size(), meta.crc32c());
         }
         try {
             commitEntry(bucket, key, new Install(meta, change, batch -> {
-            }, meta.size(), reservedBytes), () -> tiers.forget(meta.fileId()));
+            }, meta.size(), reservedBytes, condition), () -> tiers.forget(meta.fileId()));
         } catch (RuntimeException e) {
             Files.deleteIfExists(target);
             throw e;
@@ -537,6 +563,7 @@ public final class ObjectStore implements AutoCloseable {
                     throw noSuchBucket(bucket);
                 }
                 replaced = metadata.getObject(bucket, key);
+                install.condition().checkAtCommit(replaced, key);
                 batch.putObject(bucket, key, install.meta());
                 install.extra().accept(batch);
                 replaced.ifPresent(r -> install.change().release(r.bodyExtents()));

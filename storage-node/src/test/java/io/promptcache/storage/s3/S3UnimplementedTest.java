@@ -80,8 +80,6 @@ class S3UnimplementedTest extends SdkBucketFixture {
                 RequestBody.fromBytes(BODY)));
         assertNotImplemented(() -> s3.putObject(b -> b.bucket(bucket).key("glacier")
                 .storageClass(StorageClass.GLACIER), RequestBody.fromBytes(BODY)));
-        assertNotImplemented(() -> s3.putObject(b -> b.bucket(bucket).key("k").ifNoneMatch("*"),
-                RequestBody.fromBytes("other bytes".getBytes(StandardCharsets.UTF_8))));
         for (String key : new String[]{"tagged", "sse", "public", "glacier"}) {
             assertThatThrownBy(() -> bytes(key)).as(key).isInstanceOf(NoSuchKeyException.class);
         }
