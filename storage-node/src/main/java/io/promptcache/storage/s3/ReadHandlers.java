@@ -1,26 +1,20 @@
 package io.promptcache.storage.s3;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.BodySegment;
-import io.promptcache.storage.store.ListPage;
 import io.promptcache.storage.store.ObjectMeta;
 import io.promptcache.storage.store.ObjectStore;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * GET/HEAD of objects (one range: zero-copy from RAM, with sendfile from a body file, or segment by segment when it
- * spans the extents of a shared body), bucket listing, bucket and object deletes.
+ * spans the extents of a shared body), bucket creation and deletion, object deletes.
  */
 final class ReadHandlers {
-
-    private static final int MAX_KEYS = 1000;
 
     private final ObjectStore store;
 
@@ -81,28 +75,6 @@ final class ReadHandlers {
         return true;
     }
 
-    void listObjects(RoutingContext ctx, S3Path path) {
-        HttpServerRequest req = ctx.request();
-        String listType = req.getParam("list-type");
-        if (listType != null && !listType.equals("2")) {
-            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Only ListObjectsV2 (list-type=2) is supported.");
-        }
-        int maxKeys = maxKeys(req.getParam("max-keys"));
-        String prefix = req.getParam("prefix");
-        String delimiter = req.getParam("delimiter");
-        String startAfter = req.getParam("start-after");
-        String token = req.getParam("continuation-token");
-        String from = token != null ? decodeToken(token) : startAfter;
-        ListPage page = store.list(path.bucket(), prefix, delimiter, from, maxKeys);
-        String next = page.truncated() ? encodeToken(page.nextStartAfter()) : null;
-        ctx.response().putHeader("Content-Type", S3Xml.CONTENT_TYPE)
-                .end(S3Xml.listObjectsV2(path.bucket(), prefix, delimiter, startAfter, token, next, maxKeys, page));
-    }
-
-    void listBuckets(RoutingContext ctx) {
-        ctx.response().putHeader("Content-Type", S3Xml.CONTENT_TYPE).end(S3Xml.listBuckets(store.listBuckets()));
-    }
-
     void headBucket(RoutingContext ctx, S3Path path) {
         store.bucketCreated(path.bucket());
         ctx.response().end();
@@ -123,32 +95,5 @@ final class ReadHandlers {
     void deleteObject(RoutingContext ctx, S3Path path) {
         store.delete(path.bucket(), path.key(), Preconditions.writeCondition(ctx.request().headers()));
         ctx.response().setStatusCode(204).end();
-    }
-
-    private static int maxKeys(String value) {
-        if (value == null) {
-            return MAX_KEYS;
-        }
-        try {
-            int n = Integer.parseInt(value);
-            if (n < 0) {
-                throw new NumberFormatException();
-            }
-            return Math.min(n, MAX_KEYS);
-        } catch (NumberFormatException e) {
-            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "max-keys must be a non-negative integer: " + value);
-        }
-    }
-
-    private static String encodeToken(String startAfter) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(startAfter.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String decodeToken(String token) {
-        try {
-            return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The continuation token is not valid.");
-        }
     }
 }

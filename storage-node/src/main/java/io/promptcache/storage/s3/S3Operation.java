@@ -11,6 +11,9 @@ public enum S3Operation {
     HEAD_BUCKET,
     DELETE_BUCKET,
     LIST_OBJECTS,
+    LIST_OBJECT_VERSIONS,
+    GET_BUCKET_VERSIONING,
+    GET_BUCKET_LOCATION,
     DELETE_OBJECTS,
     PUT_OBJECT,
     COPY_OBJECT,
@@ -40,7 +43,7 @@ public enum S3Operation {
         }
         if (path.key() == null) {
             if (method == HttpMethod.GET) {
-                return LIST_OBJECTS;
+                return bucketQuery(params);
             }
             if (method == HttpMethod.HEAD) {
                 return HEAD_BUCKET;
@@ -56,6 +59,16 @@ public enum S3Operation {
         return params.contains("uploadId") || params.contains("uploads")
                 ? multipart(method, params)
                 : object(method);
+    }
+
+    private static S3Operation bucketQuery(MultiMap params) {
+        if (params.contains("versions")) {
+            return LIST_OBJECT_VERSIONS;
+        }
+        if (params.contains("versioning")) {
+            return GET_BUCKET_VERSIONING;
+        }
+        return params.contains("location") ? GET_BUCKET_LOCATION : LIST_OBJECTS;
     }
 
     private static S3Operation object(HttpMethod method) {

@@ -28,6 +28,7 @@ public class S3Routes {
     private static final String PATH = "promptcache.s3.path";
 
     private final ReadHandlers reads;
+    private final ListingHandlers listings;
     private final PutObjectHandler puts;
     private final DeleteObjectsHandler batchDeletes;
     private final MultipartHandlers multipart;
@@ -43,6 +44,7 @@ public class S3Routes {
         this.authenticator = Authenticator.of(config.auth());
         this.readsOnEventLoop = !config.verifyOnRead();
         this.reads = new ReadHandlers(store);
+        this.listings = new ListingHandlers(store, config.auth().region());
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
         this.batchDeletes = new DeleteObjectsHandler(store);
         this.multipart = new MultipartHandlers(store.multipart());
@@ -129,8 +131,11 @@ public class S3Routes {
                 signing.verifyBody(ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes());
             }
             switch (operation(ctx, path)) {
-                case LIST_BUCKETS -> reads.listBuckets(ctx);
-                case LIST_OBJECTS -> reads.listObjects(ctx, path);
+                case LIST_BUCKETS -> listings.listBuckets(ctx);
+                case LIST_OBJECTS -> listings.listObjects(ctx, path);
+                case LIST_OBJECT_VERSIONS -> listings.listObjectVersions(ctx, path);
+                case GET_BUCKET_VERSIONING -> listings.bucketVersioning(ctx, path);
+                case GET_BUCKET_LOCATION -> listings.bucketLocation(ctx, path);
                 case HEAD_BUCKET -> reads.headBucket(ctx, path);
                 case CREATE_BUCKET -> reads.createBucket(ctx, path);
                 case DELETE_BUCKET -> reads.deleteBucket(ctx, path);

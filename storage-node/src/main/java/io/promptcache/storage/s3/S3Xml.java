@@ -3,9 +3,7 @@ package io.promptcache.storage.s3;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Map;
 
-import io.promptcache.storage.store.ListPage;
 import io.vertx.ext.web.RoutingContext;
 
 /** The XML documents of the S3 API, written directly (small, fixed shapes). */
@@ -14,6 +12,8 @@ final class S3Xml {
     static final String CONTENT_TYPE = "application/xml";
     static final String HEADER = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     static final String NS = " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"";
+    /** The owner of every bucket and object: the node's credentials, one identity. */
+    static final String OWNER = "promptcache";
     private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -36,58 +36,8 @@ final class S3Xml {
         ctx.response().putHeader("Content-Type", CONTENT_TYPE).end(document);
     }
 
-    static String listBuckets(Map<String, Long> buckets) {
-        StringBuilder xml = new StringBuilder(HEADER).append("<ListAllMyBucketsResult").append(NS)
-                .append("><Owner><ID>promptcache</ID><DisplayName>promptcache</DisplayName></Owner><Buckets>");
-        buckets.forEach((name, created) -> xml.append("<Bucket><Name>").append(escape(name))
-                .append("</Name><CreationDate>").append(iso(created)).append("</CreationDate></Bucket>"));
-        return xml.append("</Buckets></ListAllMyBucketsResult>").toString();
-    }
-
-    /** ListObjectsV2 result. */
-    static String listObjectsV2(String bucket, String prefix, String delimiter, String startAfter,
-            String continuationToken, String nextContinuationToken, int maxKeys, ListPage page) {
-        StringBuilder xml = new StringBuilder(HEADER).append("<ListBucketResult").append(NS).append('>');
-        element(xml, "Name", bucket);
-        element(xml, "Prefix", prefix == null ? "" : prefix);
-        if (delimiter != null) {
-            element(xml, "Delimiter", delimiter);
-        }
-        if (startAfter != null) {
-            element(xml, "StartAfter", startAfter);
-        }
-        if (continuationToken != null) {
-            element(xml, "ContinuationToken", continuationToken);
-        }
-        element(xml, "MaxKeys", Integer.toString(maxKeys));
-        element(xml, "KeyCount", Integer.toString(page.objects().size() + page.commonPrefixes().size()));
-        element(xml, "IsTruncated", Boolean.toString(page.truncated()));
-        if (nextContinuationToken != null) {
-            element(xml, "NextContinuationToken", nextContinuationToken);
-        }
-        for (ListPage.Entry e : page.objects()) {
-            xml.append("<Contents>");
-            element(xml, "Key", e.key());
-            element(xml, "LastModified", iso(e.meta().lastModified()));
-            element(xml, "ETag", "\"" + e.meta().etag() + "\"");
-            element(xml, "Size", Long.toString(e.meta().size()));
-            element(xml, "StorageClass", "STANDARD");
-            xml.append("</Contents>");
-        }
-        for (String p : page.commonPrefixes()) {
-            xml.append("<CommonPrefixes>");
-            element(xml, "Prefix", p);
-            xml.append("</CommonPrefixes>");
-        }
-        return xml.append("</ListBucketResult>").toString();
-    }
-
     static String iso(long millis) {
         return ISO.format(Instant.ofEpochMilli(millis));
-    }
-
-    private static void element(StringBuilder xml, String name, String value) {
-        xml.append('<').append(name).append('>').append(escape(value)).append("</").append(name).append('>');
     }
 
     /** Escapes text for XML 1.0; characters XML cannot carry become U+FFFD. */

@@ -30,6 +30,10 @@ final class Unimplemented {
             "publicAccessBlock", "replication", "requestPayment", "restore", "retention", "select", "select-type",
             "session", "tagging", "torrent", "versioning", "versions", "website");
 
+    /** The subresources the node serves, each for one operation only ({@code GET ?versions}, not PUT). */
+    private static final Map<String, S3Operation> SERVED = Map.of("versions", S3Operation.LIST_OBJECT_VERSIONS,
+            "versioning", S3Operation.GET_BUCKET_VERSIONING, "location", S3Operation.GET_BUCKET_LOCATION);
+
     /** Request headers asking for a behaviour the node lacks, by lower-case name or prefix (ending in '-'). */
     static final Set<String> HEADERS = Set.of("x-amz-tagging", "x-amz-object-lock-", "x-amz-website-redirect-location",
             "x-amz-server-side-encryption", "x-amz-server-side-encryption-", "x-amz-grant-",
@@ -51,7 +55,7 @@ final class Unimplemented {
     /** Throws {@code NotImplemented} (or {@code InvalidArgument} for a version id) if the request needs more. */
     static void check(S3Operation op, HttpMethod method, S3Path path, MultiMap params, MultiMap headers) {
         for (String name : params.names()) {
-            if (SUBRESOURCES.contains(name) || name.startsWith("response-")) {
+            if (SUBRESOURCES.contains(name) && SERVED.get(name) != op || name.startsWith("response-")) {
                 throw refused("The ?" + name + " " + (name.startsWith("response-") ? "override" : "subresource"));
             }
         }

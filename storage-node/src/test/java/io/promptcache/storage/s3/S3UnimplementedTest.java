@@ -60,11 +60,10 @@ class S3UnimplementedTest extends SdkBucketFixture {
 
     @Test
     void shouldRefuseBucketSubresourcesInsteadOfListingObjects() {
-        assertNotImplemented(() -> s3.listObjectVersions(b -> b.bucket(bucket)));
         assertNotImplemented(() -> s3.listMultipartUploads(b -> b.bucket(bucket)));
-        assertNotImplemented(() -> s3.getBucketVersioning(b -> b.bucket(bucket)));
-        assertNotImplemented(() -> s3.getBucketLocation(b -> b.bucket(bucket)));
         assertNotImplemented(() -> s3.getBucketPolicy(b -> b.bucket(bucket)));
+        assertNotImplemented(() -> s3.getBucketTagging(b -> b.bucket(bucket)));
+        assertNotImplemented(() -> s3.getBucketLifecycleConfiguration(b -> b.bucket(bucket)));
         assertNotImplemented(() -> s3.putBucketVersioning(b -> b.bucket(bucket)
                 .versioningConfiguration(v -> v.status("Enabled"))));
         assertThat(s3.listObjectsV2(b -> b.bucket(bucket)).contents()).hasSize(1);

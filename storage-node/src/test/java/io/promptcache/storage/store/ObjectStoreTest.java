@@ -221,8 +221,7 @@ class ObjectStoreTest {
                 .map(k -> k.indexOf('/', 2) >= 0 ? k.substring(0, k.indexOf('/', 2) + 1) : k).toList()));
         assertThat(rolled).containsExactlyElementsOf(expected);
         // max-keys 0: an empty, untruncated page
-        assertThat(store.list("kv-cache", null, null, null, 0)).isEqualTo(new ListPage(List.of(), List.of(), false,
-                null));
+        assertThat(store.list("kv-cache", null, null, null, 0)).isEqualTo(ListPage.EMPTY);
         // start-after
         String middle = flat.get(30);
         assertThat(store.list("kv-cache", null, null, middle, 1000).objects()).extracting(ListPage.Entry::key)
