@@ -13,9 +13,11 @@ import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.Digests;
 
+import software.amazon.awssdk.crt.checksums.CRC64NVME;
+
 /**
  * Verifies one {@code x-amz-checksum-*} value (from a header, or from the aws-chunked trailer) over the decoded
- * body: CRC32, CRC32C, SHA-1 or SHA-256, all from the JDK. CRC64NVME is refused with a clear message.
+ * body: CRC32, CRC32C, SHA-1 and SHA-256 from the JDK, CRC64NVME (the SDK's newest default) from the AWS CRT.
  */
 final class ChecksumVerifier {
 
@@ -43,10 +45,11 @@ final class ChecksumVerifier {
         return switch (a) {
             case "crc32" -> new ChecksumVerifier(a, new CRC32(), null);
             case "crc32c" -> new ChecksumVerifier(a, new CRC32C(), null);
+            case "crc64nvme" -> new ChecksumVerifier(a, new CRC64NVME(), null);
             case "sha1" -> new ChecksumVerifier(a, null, Digests.of("SHA-1"));
             case "sha256" -> new ChecksumVerifier(a, null, Digests.sha256());
             default -> throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Checksum algorithm '" + algorithm
-                    + "' is not supported by this node: use CRC32, CRC32C, SHA1 or SHA256.");
+                    + "' is not supported by this node: use CRC32, CRC32C, CRC64NVME, SHA1 or SHA256.");
         };
     }
 
@@ -63,6 +66,7 @@ final class ChecksumVerifier {
 
     void update(ByteBuffer data) {
         if (checksum != null) {
+            // the CRT's CRC64NVME has no ByteBuffer update of its own: Checksum's default copies through an array
             checksum.update(data.duplicate());
         } else {
             digest.update(data.duplicate());
@@ -87,6 +91,11 @@ final class ChecksumVerifier {
             return digest.digest();
         }
         long v = checksum.getValue();
-        return new byte[]{(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+        int bytes = algorithm.equals("crc64nvme") ? 8 : 4;
+        byte[] value = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            value[i] = (byte) (v >>> (8 * (bytes - 1 - i)));
+        }
+        return value;
     }
 }

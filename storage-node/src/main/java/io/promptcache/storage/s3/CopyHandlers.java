@@ -2,12 +2,12 @@ package io.promptcache.storage.s3;
 
 import java.io.IOException;
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ObjectHeaders;
 import io.promptcache.storage.store.ObjectMeta;
 import io.promptcache.storage.store.ObjectStore;
 import io.vertx.core.MultiMap;
@@ -40,17 +40,10 @@ final class CopyHandlers {
                     + " copy an object to itself without changing the object's metadata, storage class, website"
                     + " redirect location or encryption attributes.");
         }
-        String contentType = null;
-        Map<String, String> userMetadata = null;
-        if (replace) {
-            contentType = headers.get("Content-Type") == null
-                    ? "application/octet-stream"
-                    : headers.get("Content-Type");
-            userMetadata = PutObjectHandler.userMetadata(headers);
-        }
+        ObjectHeaders replaced = replace ? S3Headers.objectHeaders(headers) : null;
         ObjectMeta sourceMeta = store.head(source.bucket(), source.key());
         Preconditions.checkCopySource(headers, sourceMeta);
-        ObjectMeta copy = store.copy(sourceMeta, path.bucket(), path.key(), contentType, userMetadata,
+        ObjectMeta copy = store.copy(sourceMeta, path.bucket(), path.key(), replaced,
                 Preconditions.writeCondition(headers));
         S3Xml.send(ctx, S3Xml.copyResult("CopyObjectResult", copy.lastModified(), copy.etag()));
     }

@@ -2,6 +2,7 @@ package io.promptcache.storage.s3;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.w3c.dom.Element;
 
@@ -18,6 +19,8 @@ final class MultipartHandlers {
     private static final String NS = S3Xml.NS;
     private static final String HEADER = S3Xml.HEADER;
 
+    private static final String CHECKSUM_ALGORITHM = "x-amz-checksum-algorithm";
+
     private final MultipartUploads uploads;
 
     MultipartHandlers(MultipartUploads uploads) {
@@ -25,10 +28,13 @@ final class MultipartHandlers {
     }
 
     void create(RoutingContext ctx, S3Path path) {
-        String contentType = ctx.request().getHeader("Content-Type");
-        String uploadId = uploads.create(path.bucket(), path.key(),
-                contentType == null ? "application/octet-stream" : contentType,
-                PutObjectHandler.userMetadata(ctx.request().headers()));
+        String algorithm = ctx.request().getHeader(CHECKSUM_ALGORITHM);
+        if (algorithm != null) {
+            // each part is then sent with, and verified against, a checksum of this algorithm
+            ChecksumVerifier.forAlgorithm(algorithm);
+            ctx.response().putHeader(CHECKSUM_ALGORITHM, algorithm.toUpperCase(Locale.ROOT));
+        }
+        String uploadId = uploads.create(path.bucket(), path.key(), S3Headers.objectHeaders(ctx.request().headers()));
         xml(ctx, HEADER + "<InitiateMultipartUploadResult" + NS + "><Bucket>" + S3Xml.escape(path.bucket())
                 + "</Bucket><Key>" + S3Xml.escape(path.key()) + "</Key><UploadId>" + uploadId
                 + "</UploadId></InitiateMultipartUploadResult>");

@@ -1,14 +1,12 @@
 package io.promptcache.storage.s3;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
 import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ObjectHeaders;
 import io.promptcache.storage.store.ObjectStore;
 import io.promptcache.storage.store.WriteCondition;
 import io.vertx.core.MultiMap;
@@ -46,10 +44,7 @@ final class PutObjectHandler {
         ChecksumVerifier checksum = ChecksumVerifier.forAlgorithm(algorithm);
         String headerChecksum = algorithm == null ? null : headers.get(ChecksumVerifier.HEADER_PREFIX + algorithm);
         byte[] md5 = S3Headers.contentMd5(headers.get("Content-MD5"));
-        String contentType = headers.get("Content-Type") == null
-                ? "application/octet-stream"
-                : headers.get("Content-Type");
-        Map<String, String> userMeta = userMetadata(headers);
+        ObjectHeaders objectHeaders = S3Headers.objectHeaders(headers);
         // Registered before the upload exists: a client that disconnects while it is being opened must still
         // get its upload aborted. Both this handler and the completion below run on the request's event loop.
         PutState state = new PutState();
@@ -59,7 +54,7 @@ final class PutObjectHandler {
         SigningContext signing = Authenticator.signing(ctx);
         ctx.vertx().executeBlocking(
                 () -> new PutBody(uploadId == null
-                        ? store.beginPut(path.bucket(), path.key(), declared, contentType, userMeta, condition)
+                        ? store.beginPut(path.bucket(), path.key(), declared, objectHeaders, condition)
                         : store.multipart().beginPart(path.bucket(), path.key(), uploadId,
                                 MultipartHandlers.partNumber(req.getParam("partNumber")), declared),
                         awsChunked, checksum, headerChecksum, md5, signing),
@@ -170,28 +165,5 @@ final class PutObjectHandler {
             }
         }
         return null;
-    }
-
-    /** S3's limit on user metadata: names and values, UTF-8, at most 2 KB in all. */
-    static final int MAX_USER_METADATA_BYTES = 2048;
-
-    /** The {@code x-amz-meta-*} headers; {@code MetadataTooLarge} beyond S3's 2 KB. */
-    static Map<String, String> userMetadata(MultiMap headers) {
-        Map<String, String> meta = new LinkedHashMap<>();
-        int bytes = 0;
-        for (Map.Entry<String, String> h : headers) {
-            String name = h.getKey().toLowerCase(Locale.ROOT);
-            if (name.startsWith(S3Headers.USER_META_PREFIX)) {
-                String key = name.substring(S3Headers.USER_META_PREFIX.length());
-                meta.put(key, h.getValue());
-                bytes += key.getBytes(StandardCharsets.UTF_8).length
-                        + h.getValue().getBytes(StandardCharsets.UTF_8).length;
-            }
-        }
-        if (bytes > MAX_USER_METADATA_BYTES) {
-            throw new S3Exception(S3ErrorCode.METADATA_TOO_LARGE, "Your x-amz-meta-* headers hold " + bytes
-                    + " bytes; S3 allows " + MAX_USER_METADATA_BYTES + " bytes of user metadata.");
-        }
-        return meta;
     }
 }

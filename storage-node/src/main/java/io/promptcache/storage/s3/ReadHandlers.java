@@ -16,6 +16,8 @@ import io.vertx.ext.web.RoutingContext;
  */
 final class ReadHandlers {
 
+    private static final String CHECKSUM_MODE = "x-amz-checksum-mode";
+
     private final ObjectStore store;
 
     ReadHandlers(ObjectStore store) {
@@ -56,7 +58,14 @@ final class ReadHandlers {
             }
         }
         response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
+        meta.headers().forEach(response::putHeader);
         meta.userMetadata().forEach((name, value) -> response.putHeader(S3Headers.USER_META_PREFIX + name, value));
+        ResponseOverrides.apply(ctx.request(), response);
+        if (range == null && "ENABLED".equalsIgnoreCase(ctx.request().getHeader(CHECKSUM_MODE)) && !meta.isShared()) {
+            // the node's CRC32C of the whole body (a copy made of shared extents has none of its own)
+            response.putHeader("x-amz-checksum-crc32c", S3Headers.base64Crc(meta.crc32c()))
+                    .putHeader("x-amz-checksum-type", "FULL_OBJECT");
+        }
         response.setStatusCode(range == null ? 200 : 206);
         if (range != null) {
             response.putHeader("Content-Range", range.contentRange(meta.size()));

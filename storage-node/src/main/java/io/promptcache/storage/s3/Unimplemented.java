@@ -55,8 +55,14 @@ final class Unimplemented {
     /** Throws {@code NotImplemented} (or {@code InvalidArgument} for a version id) if the request needs more. */
     static void check(S3Operation op, HttpMethod method, S3Path path, MultiMap params, MultiMap headers) {
         for (String name : params.names()) {
-            if (SUBRESOURCES.contains(name) && SERVED.get(name) != op || name.startsWith("response-")) {
-                throw refused("The ?" + name + " " + (name.startsWith("response-") ? "override" : "subresource"));
+            if (SUBRESOURCES.contains(name) && SERVED.get(name) != op) {
+                throw refused("The ?" + name + " subresource");
+            }
+            if (name.startsWith("response-") && !(ResponseOverrides.HEADERS.containsKey(name)
+                    && (op == S3Operation.GET_OBJECT || op == S3Operation.HEAD_OBJECT))) {
+                throw refused("The ?" + name + " override" + (ResponseOverrides.HEADERS.containsKey(name)
+                        ? " on " + op.label()
+                        : ""));
             }
         }
         boolean object = path.key() != null;

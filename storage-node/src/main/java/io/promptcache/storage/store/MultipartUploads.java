@@ -17,7 +17,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,7 +51,8 @@ public final class MultipartUploads {
     }
 
     /** An upload in progress. */
-    public record Upload(String bucket, String key, String contentType, Map<String, String> userMetadata) {
+    public record Upload(String bucket, String key, String contentType, Map<String, String> headers,
+            Map<String, String> userMetadata) {
     }
 
     /** A stored part. */
@@ -64,6 +64,11 @@ public final class MultipartUploads {
     }
 
     public String create(String bucket, String key, String contentType, Map<String, String> userMetadata) {
+        return create(bucket, key, new ObjectHeaders(contentType, Map.of(), userMetadata));
+    }
+
+    /** Starts an upload of an object that will have these headers. */
+    public String create(String bucket, String key, ObjectHeaders headers) {
         store.bucketCreated(bucket);
         Names.checkKey(key);
         String uploadId = DataDirectory.newFileId();
@@ -72,7 +77,8 @@ public final class MultipartUploads {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the upload directory", e);
         }
-        metadata.putUploadEntry(uploadId, encode(new Upload(bucket, key, contentType, userMetadata)));
+        metadata.putUploadEntry(uploadId, encode(new Upload(bucket, key, headers.contentType(), headers.headers(),
+                headers.userMetadata())));
         return uploadId;
     }
 
@@ -93,7 +99,8 @@ public final class MultipartUploads {
         checkPartNumber(partNumber);
         try {
             return new ObjectUpload(store, (meta, reserved, ram, onDisk) -> commitPart(bucket, key, uploadId,
-                    partNumber, meta, reserved), declaredLength, "", Map.of(), Tiers.Sink.FILE);
+                    partNumber, meta, reserved), declaredLength, new ObjectHeaders("", Map.of(), Map.of()),
+                    Tiers.Sink.FILE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start part " + partNumber, e);
         }
@@ -132,7 +139,7 @@ public final class MultipartUploads {
             change.retain(extents);
         }
         ObjectMeta part = new ObjectMeta(versionId, count, HexFormat.of().formatHex(md5.digest()), 0,
-                System.currentTimeMillis(), "", Map.of(), null, extents);
+                System.currentTimeMillis(), "", Map.of(), Map.of(), null, extents);
         try {
             replacePart(bucket, key, uploadId, partNumber, part, change);
         } catch (RuntimeException e) {
@@ -228,7 +235,8 @@ public final class MultipartUploads {
             all.stream().filter(p -> p.meta().isShared()).forEach(p -> change.release(p.meta().extents()));
             ObjectMeta meta = new ObjectMeta(DataDirectory.newFileId(), extents.stream().mapToLong(Extent::length)
                     .sum(), HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size(), 0,
-                    System.currentTimeMillis(), upload.contentType(), upload.userMetadata(), null, merge(extents));
+                    System.currentTimeMillis(), upload.contentType(), upload.headers(), upload.userMetadata(), null,
+                    merge(extents));
             store.install(bucket, key, new ObjectStore.Install(meta, change, batch -> {
                 all.forEach(p -> batch.deleteUploadEntry(partKey(uploadId, p.number())));
                 batch.deleteUploadEntry(uploadId);
@@ -421,7 +429,7 @@ public final class MultipartUploads {
         }
         String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + parts.size();
         return new ObjectMeta(fileId, total, etag, (int) crc.getValue(), System.currentTimeMillis(),
-                upload.contentType(), upload.userMetadata());
+                upload.contentType(), upload.headers(), upload.userMetadata());
     }
 
     /** Removes the upload's records in one batch with the references its copied parts hold, then its files. */
@@ -457,15 +465,12 @@ public final class MultipartUploads {
     private static byte[] encode(Upload upload) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(1);
+            out.writeByte(2);
             out.writeUTF(upload.bucket());
             out.writeUTF(upload.key());
             out.writeUTF(upload.contentType());
-            out.writeInt(upload.userMetadata().size());
-            for (Map.Entry<String, String> e : upload.userMetadata().entrySet()) {
-                out.writeUTF(e.getKey());
-                out.writeUTF(e.getValue());
-            }
+            ObjectMeta.writeMap(out, upload.userMetadata());
+            ObjectMeta.writeMap(out, upload.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -474,16 +479,13 @@ public final class MultipartUploads {
 
     private static Upload decode(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
-            in.readByte();
+            byte format = in.readByte();
             String bucket = in.readUTF();
             String key = in.readUTF();
             String contentType = in.readUTF();
-            int n = in.readInt();
-            Map<String, String> meta = new LinkedHashMap<>();
-            for (int i = 0; i < n; i++) {
-                meta.put(in.readUTF(), in.readUTF());
-            }
-            return new Upload(bucket, key, contentType, meta);
+            Map<String, String> meta = ObjectMeta.readMap(in);
+            Map<String, String> headers = format >= 2 ? ObjectMeta.readMap(in) : Map.of();
+            return new Upload(bucket, key, contentType, headers, meta);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable upload record", e);
         }

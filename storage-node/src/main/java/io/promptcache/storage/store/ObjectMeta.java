@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param crc32c CRC32C of the body, checked by verify-on-read and startup validation
  * @param lastModified milliseconds since the Unix epoch
  * @param contentType Content-Type given at PUT ({@code application/octet-stream} by default)
+ * @param headers the content headers given at PUT and returned on GET and HEAD ({@link #CONTENT_HEADERS}), names
+ *        lower-case
  * @param userMetadata {@code x-amz-meta-*} headers, names lower-case without the prefix
  * @param inline the body itself when it is small enough to live in the index entry (no body file), else null
  * @param extents the body as runs of shared body files (an object made by a copy), or null when the body is the
@@ -30,29 +32,36 @@ import java.util.Objects;
  *        CRC32C is kept with its reference count
  */
 public record ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
-        Map<String, String> userMetadata, byte[] inline, List<Extent> extents) {
+        Map<String, String> headers, Map<String, String> userMetadata, byte[] inline, List<Extent> extents) {
+
+    /** The standard headers stored with an object, besides Content-Type (lower-case). */
+    public static final List<String> CONTENT_HEADERS = List.of("cache-control", "content-disposition",
+            "content-encoding", "content-language", "expires");
 
     private static final byte FORMAT_V1 = 1;
     /** V1 plus the inline body (length -1 when the body is in a file). */
     private static final byte FORMAT_V2 = 2;
     /** V2 plus the extents (count -1 when the body is the file {@code fileId}). */
     private static final byte FORMAT_V3 = 3;
+    /** V3 plus the content headers. */
+    private static final byte FORMAT_V4 = 4;
 
     public ObjectMeta {
+        headers = Map.copyOf(headers);
         userMetadata = Map.copyOf(userMetadata);
         extents = extents == null ? null : List.copyOf(extents);
     }
 
     /** Metadata of a body kept in a file or inline. */
     public ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
-            Map<String, String> userMetadata, byte[] inline) {
-        this(fileId, size, etag, crc32c, lastModified, contentType, userMetadata, inline, null);
+            Map<String, String> headers, Map<String, String> userMetadata, byte[] inline) {
+        this(fileId, size, etag, crc32c, lastModified, contentType, headers, userMetadata, inline, null);
     }
 
     /** Metadata of a body kept in a file. */
     public ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
-            Map<String, String> userMetadata) {
-        this(fileId, size, etag, crc32c, lastModified, contentType, userMetadata, null);
+            Map<String, String> headers, Map<String, String> userMetadata) {
+        this(fileId, size, etag, crc32c, lastModified, contentType, headers, userMetadata, null);
     }
 
     /** Whether the body lives in the index entry rather than in a file. */
@@ -74,22 +83,24 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
     }
 
     /** The same object under other metadata (a copy with REPLACE, or a new version id). */
-    ObjectMeta with(String newFileId, long modified, String newContentType, Map<String, String> newUserMetadata) {
-        return new ObjectMeta(newFileId, size, etag, crc32c, modified, newContentType, newUserMetadata, inline,
-                bodyExtents().isEmpty() ? null : bodyExtents());
+    ObjectMeta with(String newFileId, long modified, String newContentType, Map<String, String> newHeaders,
+            Map<String, String> newUserMetadata) {
+        return new ObjectMeta(newFileId, size, etag, crc32c, modified, newContentType, newHeaders, newUserMetadata,
+                inline, bodyExtents().isEmpty() ? null : bodyExtents());
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ObjectMeta m && fileId.equals(m.fileId) && size == m.size && etag.equals(m.etag)
                 && crc32c == m.crc32c && lastModified == m.lastModified && contentType.equals(m.contentType)
-                && userMetadata.equals(m.userMetadata) && Arrays.equals(inline, m.inline)
+                && headers.equals(m.headers) && userMetadata.equals(m.userMetadata) && Arrays.equals(inline, m.inline)
                 && Objects.equals(extents, m.extents);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(fileId, size, etag, crc32c, lastModified, contentType, userMetadata, extents)
+        return Objects.hash(fileId, size, etag, crc32c, lastModified, contentType, headers, userMetadata,
+                extents)
                 + 31 * Arrays.hashCode(inline);
     }
 
@@ -103,18 +114,14 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
     byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT_V3);
+            out.writeByte(FORMAT_V4);
             out.writeUTF(fileId);
             out.writeLong(size);
             out.writeUTF(etag);
             out.writeInt(crc32c);
             out.writeLong(lastModified);
             out.writeUTF(contentType);
-            out.writeInt(userMetadata.size());
-            for (Map.Entry<String, String> e : userMetadata.entrySet()) {
-                out.writeUTF(e.getKey());
-                out.writeUTF(e.getValue());
-            }
+            writeMap(out, userMetadata);
             out.writeInt(inline == null ? -1 : inline.length);
             if (inline != null) {
                 out.write(inline);
@@ -127,6 +134,7 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
                     out.writeLong(e.length());
                 }
             }
+            writeMap(out, headers);
         } catch (IOException e) {
             throw new UncheckedIOException("in-memory stream", e);
         }
@@ -137,7 +145,7 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
     static ObjectMeta decode(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             byte format = in.readByte();
-            if (format < FORMAT_V1 || format > FORMAT_V3) {
+            if (format < FORMAT_V1 || format > FORMAT_V4) {
                 throw new IOException("unknown object metadata format " + format);
             }
             String fileId = in.readUTF();
@@ -146,11 +154,7 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
             int crc32c = in.readInt();
             long lastModified = in.readLong();
             String contentType = in.readUTF();
-            int count = in.readInt();
-            Map<String, String> meta = new LinkedHashMap<>();
-            for (int i = 0; i < count; i++) {
-                meta.put(in.readUTF(), in.readUTF());
-            }
+            Map<String, String> meta = readMap(in);
             byte[] inline = null;
             if (format >= FORMAT_V2) {
                 int length = in.readInt();
@@ -162,10 +166,30 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
                 }
             }
             List<Extent> extents = format >= FORMAT_V3 ? readExtents(in) : null;
-            return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, meta, inline, extents);
+            Map<String, String> headers = format >= FORMAT_V4 ? readMap(in) : Map.of();
+            return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, headers, meta, inline,
+                    extents);
         } catch (IOException | IllegalArgumentException e) {
             throw new CorruptMetadataException("unreadable object metadata: " + e.getMessage(), e);
         }
+    }
+
+    /** A map as its size and its entries (written and read by {@link ObjectMeta} and upload records). */
+    static void writeMap(DataOutputStream out, Map<String, String> map) throws IOException {
+        out.writeInt(map.size());
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            out.writeUTF(e.getKey());
+            out.writeUTF(e.getValue());
+        }
+    }
+
+    static Map<String, String> readMap(DataInputStream in) throws IOException {
+        int count = in.readInt();
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            map.put(in.readUTF(), in.readUTF());
+        }
+        return map;
     }
 
     private static List<Extent> readExtents(DataInputStream in) throws IOException {

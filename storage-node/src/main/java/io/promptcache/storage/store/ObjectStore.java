@@ -193,20 +193,22 @@ public final class ObjectStore implements AutoCloseable {
      */
     public ObjectUpload beginPut(String bucket, String key, long declaredLength, String contentType,
             Map<String, String> userMetadata) {
-        return beginPut(bucket, key, declaredLength, contentType, userMetadata, WriteCondition.NONE);
+        return beginPut(bucket, key, declaredLength, new ObjectHeaders(contentType, Map.of(), userMetadata),
+                WriteCondition.NONE);
     }
 
     /**
-     * Starts a conditional PUT: the condition is checked now (before any byte is received) and again at the commit.
+     * Starts a PUT of an object with these headers and a condition, checked now (before any byte is received) and
+     * again at the commit.
      */
-    public ObjectUpload beginPut(String bucket, String key, long declaredLength, String contentType,
-            Map<String, String> userMetadata, WriteCondition condition) {
+    public ObjectUpload beginPut(String bucket, String key, long declaredLength, ObjectHeaders headers,
+            WriteCondition condition) {
         bucketCreated(bucket);
         Names.checkKey(key);
         checkCondition(bucket, key, condition);
         try {
             return new ObjectUpload(this, (meta, reserved, ram, onDisk) -> commit(bucket, key, meta, reserved, ram,
-                    onDisk, condition), declaredLength, contentType, userMetadata, tiers.sinkFor(declaredLength));
+                    onDisk, condition), declaredLength, headers, tiers.sinkFor(declaredLength));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start writing " + bucket + "/" + key, e);
         }
@@ -305,17 +307,16 @@ public final class ObjectStore implements AutoCloseable {
      * CopyObject: {@code dstBucket/dstKey} becomes a new object sharing the source's body files (no byte is copied
      * or counted again; an inline source's bytes are copied, they are small).
      *
-     * @param contentType Content-Type of the copy, or null to keep the source's
-     * @param userMetadata user metadata of the copy, or null to keep the source's
+     * @param replaced the copy's Content-Type, content headers and user metadata, or null to keep the source's
      */
-    public ObjectMeta copy(ObjectMeta source, String dstBucket, String dstKey, String contentType,
-            Map<String, String> userMetadata, WriteCondition condition) {
+    public ObjectMeta copy(ObjectMeta source, String dstBucket, String dstKey, ObjectHeaders replaced,
+            WriteCondition condition) {
         bucketCreated(dstBucket);
         Names.checkKey(dstKey);
         checkCondition(dstBucket, dstKey, condition);
-        ObjectMeta copy = source.with(DataDirectory.newFileId(), System.currentTimeMillis(),
-                contentType == null ? source.contentType() : contentType,
-                userMetadata == null ? source.userMetadata() : userMetadata);
+        ObjectHeaders headers = replaced == null ? ObjectHeaders.of(source) : replaced;
+        ObjectMeta copy = source.with(DataDirectory.newFileId(), System.currentTimeMillis(), headers.contentType(),
+                headers.headers(), headers.userMetadata());
         long physical = copy.isInline() ? copy.size() : 0;
         reserve(physical);
         ExtentRefs.Change change = new ExtentRefs.Change().retain(copy.bodyExtents());

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.zip.CRC32C;
 
 import io.netty.buffer.ByteBuf;
@@ -36,8 +35,7 @@ public final class ObjectUpload implements AutoCloseable {
     private final ObjectStore store;
     private final Target target;
     private final long declaredLength;
-    private final String contentType;
-    private final Map<String, String> userMetadata;
+    private final ObjectHeaders headers;
     private final String fileId;
     /** Null when the body goes to RAM only. */
     private final FileChannel channel;
@@ -51,13 +49,12 @@ public final class ObjectUpload implements AutoCloseable {
     private long reserved;
     private boolean finished;
 
-    ObjectUpload(ObjectStore store, Target target, long declaredLength, String contentType,
-            Map<String, String> userMetadata, Tiers.Sink sink) throws IOException {
+    ObjectUpload(ObjectStore store, Target target, long declaredLength, ObjectHeaders headers, Tiers.Sink sink)
+            throws IOException {
         this.store = store;
         this.target = target;
         this.declaredLength = declaredLength;
-        this.contentType = contentType;
-        this.userMetadata = userMetadata;
+        this.headers = headers;
         this.fileId = DataDirectory.newFileId();
         if (declaredLength >= 0) {
             store.reserve(declaredLength);
@@ -147,7 +144,8 @@ public final class ObjectUpload implements AutoCloseable {
             channel.close();
         }
         ObjectMeta meta = new ObjectMeta(fileId, written, HexFormat.of().formatHex(digest),
-                (int) crc.getValue(), System.currentTimeMillis(), contentType, userMetadata, inline);
+                (int) crc.getValue(), System.currentTimeMillis(), headers.contentType(), headers.headers(),
+                headers.userMetadata(), inline);
         ByteBuf handedOver = ram;
         ram = null;
         target.commit(meta, reserved, handedOver, channel != null);

@@ -51,7 +51,10 @@ class S3BadInputTest {
                 "hello world".getBytes(StandardCharsets.UTF_8));
         assertError(put, 400, "BadDigest");
         assertThat(put.body()).contains("CRC32");
-        assertError(put("k", "x-amz-checksum-crc64nvme: AAAAAAAAAAA=\r\n", new byte[1]), 400, "InvalidArgument");
+        RawHttp.Response crc64 = put("k", "x-amz-checksum-crc64nvme: AAAAAAAAAAA=\r\n", new byte[1]);
+        assertError(crc64, 400, "BadDigest");
+        assertThat(crc64.body()).contains("CRC64NVME");
+        assertError(put("k", "x-amz-checksum-crc16: AAAA\r\n", new byte[1]), 400, "InvalidArgument");
         assertError(get("k"), 404, "NoSuchKey");
     }
 

@@ -92,7 +92,6 @@ class S3UnimplementedTest extends SdkBucketFixture {
     @Test
     void shouldRefuseReadVariantsItDoesNotServe() {
         assertNotImplemented(() -> s3.getObject(b -> b.bucket(bucket).key("k").partNumber(1)));
-        assertNotImplemented(() -> s3.getObject(b -> b.bucket(bucket).key("k").responseContentType("text/plain")));
         assertNotImplemented(() -> s3.getObjectAttributes(b -> b.bucket(bucket).key("k")
                 .objectAttributesWithStrings("ETag")));
     }

@@ -60,7 +60,7 @@ class ReclaimTest {
         try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 3 * SIZE)) {
             store.createBucket("kv-b");
             put(store, "parent");
-            store.copy(store.head("kv-b", "parent"), "kv-b", "child", null, null, WriteCondition.NONE);
+            store.copy(store.head("kv-b", "parent"), "kv-b", "child", null, WriteCondition.NONE);
             mark(store, "parent", 1000);
             // the child still holds the parent's body: deleting the parent would free nothing
             assertThat(store.reclaimableBytes()).isZero();
@@ -116,7 +116,7 @@ class ReclaimTest {
         try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 3 * SIZE)) {
             store.createBucket("kv-b");
             put(store, "parent");
-            store.copy(store.head("kv-b", "parent"), "kv-b", "child", null, null, WriteCondition.NONE);
+            store.copy(store.head("kv-b", "parent"), "kv-b", "child", null, WriteCondition.NONE);
             put(store, "other");
             put(store, "third");
             nominate(store, "parent", 1000);
@@ -133,13 +133,13 @@ class ReclaimTest {
     }
 
     private static void mark(ObjectStore store, String key, long deleteAfterMs) {
-        store.copy(store.head("kv-b", key), "kv-b", key, "application/octet-stream",
-                Map.of(Reclaimables.MARKER, Long.toString(deleteAfterMs)), WriteCondition.NONE);
+        store.copy(store.head("kv-b", key), "kv-b", key, new ObjectHeaders("application/octet-stream", Map.of(),
+                Map.of(Reclaimables.MARKER, Long.toString(deleteAfterMs))), WriteCondition.NONE);
     }
 
     private static void nominate(ObjectStore store, String key, long lastUseMs) {
-        store.copy(store.head("kv-b", key), "kv-b", key, "application/octet-stream",
-                Map.of(Reclaimables.CANDIDATE, Long.toString(lastUseMs)), WriteCondition.NONE);
+        store.copy(store.head("kv-b", key), "kv-b", key, new ObjectHeaders("application/octet-stream", Map.of(),
+                Map.of(Reclaimables.CANDIDATE, Long.toString(lastUseMs))), WriteCondition.NONE);
     }
 
     private static boolean exists(ObjectStore store, String key) {

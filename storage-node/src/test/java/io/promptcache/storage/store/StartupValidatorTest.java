@@ -100,7 +100,7 @@ class StartupValidatorTest {
             store.createBucket("kv-cache");
             put(store, "a", body);
             fileId = store.head("kv-cache", "a").fileId();
-            store.copy(store.head("kv-cache", "a"), "kv-cache", "b", null, null, WriteCondition.NONE);
+            store.copy(store.head("kv-cache", "a"), "kv-cache", "b", null, WriteCondition.NONE);
             MultipartUploads multipart = store.multipart();
             String upload = multipart.create("kv-cache", "c", "application/octet-stream", Map.of());
             ObjectMeta copied = multipart.copyPart("kv-cache", "c", upload, 1, store.head("kv-cache", "a"), 0, 1000);
