@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compatibility check with the AWS CLI and boto3 (Debian: apt-get install awscli python3-boto3): starts the packaged
 # node with SigV4 on and drives it with both clients (bucket and object operations, ranged GET, multipart upload,
-# batch delete, presigned GET). Exits non-zero on the first mismatch.
+# batch delete, presigned GET, and boto3's plain create_multipart_upload / upload_part / complete_multipart_upload
+# sequence at several part sizes with a part sent again, ListMultipartUploads, PartNumber reads, EntityTooSmall).
+# Exits non-zero on the first mismatch.
 #
 #   storage-node/bench/clients-check.sh
 set -euo pipefail
@@ -87,4 +89,48 @@ deleted = s3.delete_objects(Bucket="boto-check", Delete={"Objects": [{"Key": k} 
 assert len(deleted["Deleted"]) == 2, deleted
 s3.delete_bucket(Bucket="boto-check")
 print("boto3: OK")
+
+# The plain multipart sequence a new user writes, at several part sizes
+s3.create_bucket(Bucket="boto-mp")
+MiB = 1 << 20
+for sizes in ([1], [5 * MiB, 1], [5 * MiB, 5 * MiB, 3 * MiB], [8 * MiB, 8 * MiB], [6 * MiB + 7, 100_000]):
+    key = "mp/" + "-".join(map(str, sizes))
+    data = [os.urandom(n) for n in sizes]
+    up = s3.create_multipart_upload(Bucket="boto-mp", Key=key, ContentType="application/x-kv")
+    listed = s3.list_multipart_uploads(Bucket="boto-mp", Prefix=key)["Uploads"]
+    assert [u["UploadId"] for u in listed] == [up["UploadId"]], listed
+    parts = []
+    for number, chunk in enumerate(data, start=1):
+        r = s3.upload_part(Bucket="boto-mp", Key=key, UploadId=up["UploadId"], PartNumber=number, Body=chunk)
+        parts.append({"PartNumber": number, "ETag": r["ETag"]})
+    if len(data) > 1:
+        # part 1 sent again after a later part completed: the new bytes replace it
+        data[0] = os.urandom(sizes[0])
+        r = s3.upload_part(Bucket="boto-mp", Key=key, UploadId=up["UploadId"], PartNumber=1, Body=data[0])
+        parts[0] = {"PartNumber": 1, "ETag": r["ETag"]}
+    done = s3.complete_multipart_upload(Bucket="boto-mp", Key=key, UploadId=up["UploadId"],
+                                        MultipartUpload={"Parts": parts})
+    assert done["ETag"].endswith(f'-{len(sizes)}"'), done
+    whole = b"".join(data)
+    assert s3.get_object(Bucket="boto-mp", Key=key)["Body"].read() == whole, key
+    head = s3.head_object(Bucket="boto-mp", Key=key, PartNumber=len(sizes))
+    assert head["PartsCount"] == len(sizes) and head["ContentLength"] == sizes[-1], head
+    assert s3.get_object(Bucket="boto-mp", Key=key, PartNumber=1)["Body"].read() == data[0], key
+    print("boto3 multipart", sizes, "OK")
+# a non-last part under 5 MiB is S3's EntityTooSmall, said when completing; the upload can still be aborted
+up = s3.create_multipart_upload(Bucket="boto-mp", Key="mp/small")
+parts = [{"PartNumber": n, "ETag": s3.upload_part(Bucket="boto-mp", Key="mp/small", UploadId=up["UploadId"],
+                                                   PartNumber=n, Body=os.urandom(1000))["ETag"]} for n in (1, 2)]
+try:
+    s3.complete_multipart_upload(Bucket="boto-mp", Key="mp/small", UploadId=up["UploadId"],
+                                 MultipartUpload={"Parts": parts})
+    raise AssertionError("a 1000-byte first part was accepted")
+except s3.exceptions.ClientError as e:
+    assert e.response["Error"]["Code"] == "EntityTooSmall", e.response["Error"]
+s3.abort_multipart_upload(Bucket="boto-mp", Key="mp/small", UploadId=up["UploadId"])
+assert "Uploads" not in s3.list_multipart_uploads(Bucket="boto-mp"), "aborted upload still listed"
+s3.delete_objects(Bucket="boto-mp", Delete={"Objects": [{"Key": o["Key"]} for o in
+                                                       s3.list_objects(Bucket="boto-mp")["Contents"]]})
+s3.delete_bucket(Bucket="boto-mp")
+print("boto3 multipart: OK")
 PY

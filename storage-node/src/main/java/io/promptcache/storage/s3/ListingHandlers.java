@@ -8,13 +8,14 @@ import java.util.Map;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.ListPage;
+import io.promptcache.storage.store.MultipartUploads;
 import io.promptcache.storage.store.ObjectStore;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * Listings and bucket queries: ListObjects v1 and v2, ListObjectVersions (no versioning: one {@code null} version
- * per key), ListBuckets with pages, GetBucketVersioning (never enabled), GetBucketLocation.
+ * per key), ListMultipartUploads, ListBuckets with pages, GetBucketVersioning (never enabled), GetBucketLocation.
  */
 final class ListingHandlers {
 
@@ -64,6 +65,16 @@ final class ListingHandlers {
         S3Xml.send(ctx, ListingXml.listObjectVersions(request, keyMarker, versionIdMarker, page(request, from)));
     }
 
+    void listMultipartUploads(RoutingContext ctx, S3Path path) {
+        HttpServerRequest req = ctx.request();
+        ListingXml.Request request = request(req, path, true, "max-uploads");
+        String keyMarker = req.getParam("key-marker");
+        String uploadIdMarker = keyMarker == null ? null : req.getParam("upload-id-marker");
+        MultipartUploads.UploadPage page = store.multipart().list(path.bucket(), request.prefix(),
+                request.delimiter(), keyMarker, uploadIdMarker, request.maxKeys());
+        S3Xml.send(ctx, ListingXml.listMultipartUploads(request, keyMarker, uploadIdMarker, page));
+    }
+
     void listBuckets(RoutingContext ctx) {
         HttpServerRequest req = ctx.request();
         int max = count(req.getParam("max-buckets"), MAX_BUCKETS, 1, "max-buckets");
@@ -106,6 +117,10 @@ final class ListingHandlers {
     }
 
     private static ListingXml.Request request(HttpServerRequest req, S3Path path, boolean owner) {
+        return request(req, path, owner, "max-keys");
+    }
+
+    private static ListingXml.Request request(HttpServerRequest req, S3Path path, boolean owner, String maxName) {
         String encoding = req.getParam("encoding-type");
         if (encoding != null && !encoding.equals("url")) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid Encoding Method specified in Request: "
@@ -114,7 +129,7 @@ final class ListingHandlers {
         String delimiter = req.getParam("delimiter");
         return new ListingXml.Request(path.bucket(), req.getParam("prefix"),
                 delimiter == null || delimiter.isEmpty() ? null : delimiter,
-                count(req.getParam("max-keys"), MAX_KEYS, 0, "max-keys"), encoding != null, owner);
+                count(req.getParam(maxName), MAX_KEYS, 0, maxName), encoding != null, owner);
     }
 
     /** A count parameter: absent is {@code max}; above {@code max} is capped (as S3 does for max-keys). */

@@ -2,13 +2,16 @@ package io.promptcache.storage.s3;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import io.promptcache.storage.store.ListPage;
+import io.promptcache.storage.store.MultipartUploads;
 
 /**
- * The listing documents of the S3 API: ListObjects (v1 and v2), ListObjectVersions, ListBuckets. With
+ * The listing documents of the S3 API: ListObjects (v1 and v2), ListObjectVersions, ListMultipartUploads,
+ * ListBuckets. With
  * {@code encoding-type=url} every key and prefix in them is URL-encoded (UTF-8, as S3 does; {@code /} is kept).
  */
 final class ListingXml {
@@ -81,6 +84,44 @@ final class ListingXml {
         return doc.end("ListVersionsResult");
     }
 
+    /** ListMultipartUploads: the uploads in progress, each with its initiator and owner (the node's one identity). */
+    static String listMultipartUploads(Request request, String keyMarker, String uploadIdMarker,
+            MultipartUploads.UploadPage page) {
+        ListingXml doc = new ListingXml("ListMultipartUploadsResult", request.urlEncoded());
+        doc.element("Bucket", request.bucket(), false);
+        doc.element("KeyMarker", keyMarker == null ? "" : keyMarker, true);
+        doc.element("UploadIdMarker", uploadIdMarker == null ? "" : uploadIdMarker, false);
+        if (page.truncated()) {
+            doc.element("NextKeyMarker", page.nextKeyMarker(), true);
+            doc.element("NextUploadIdMarker", page.nextUploadIdMarker() == null ? "" : page.nextUploadIdMarker(),
+                    false);
+        }
+        doc.element("Prefix", request.prefix() == null ? "" : request.prefix(), true);
+        if (request.delimiter() != null) {
+            doc.element("Delimiter", request.delimiter(), true);
+        }
+        doc.element("MaxUploads", Integer.toString(request.maxKeys()), false);
+        doc.element("IsTruncated", Boolean.toString(page.truncated()), false);
+        if (request.urlEncoded()) {
+            doc.element("EncodingType", "url", false);
+        }
+        for (MultipartUploads.Listed listed : page.uploads()) {
+            doc.xml.append("<Upload>");
+            doc.element("Key", listed.upload().key(), true);
+            doc.element("UploadId", listed.uploadId(), false);
+            doc.xml.append("<Initiator>");
+            doc.element("ID", S3Xml.OWNER, false);
+            doc.element("DisplayName", S3Xml.OWNER, false);
+            doc.xml.append("</Initiator>");
+            doc.owner();
+            doc.element("StorageClass", "STANDARD", false);
+            doc.element("Initiated", S3Xml.iso(listed.upload().initiatedMs()), false);
+            doc.xml.append("</Upload>");
+        }
+        doc.commonPrefixes(page.commonPrefixes());
+        return doc.end("ListMultipartUploadsResult");
+    }
+
     /** ListBuckets: one page, with the token of the next when {@code nextToken} is not null. */
     static String listBuckets(Map<String, Long> buckets, String prefix, String nextToken) {
         ListingXml doc = new ListingXml("ListAllMyBucketsResult", false);
@@ -135,7 +176,11 @@ final class ListingXml {
     }
 
     private void commonPrefixes(ListPage page) {
-        for (String p : page.commonPrefixes()) {
+        commonPrefixes(page.commonPrefixes());
+    }
+
+    private void commonPrefixes(List<String> prefixes) {
+        for (String p : prefixes) {
             xml.append("<CommonPrefixes>");
             element("Prefix", p, true);
             xml.append("</CommonPrefixes>");

@@ -47,7 +47,10 @@ final class ReadHandlers {
             response.setStatusCode(304).end();
             return true;
         }
-        ByteRange range = ByteRange.parse(ctx.request().getHeader("Range"), meta.size());
+        String partNumber = ctx.request().getParam("partNumber");
+        ByteRange range = partNumber == null
+                ? ByteRange.parse(ctx.request().getHeader("Range"), meta.size())
+                : part(ctx, meta, partNumber);
         long offset = range == null ? 0 : range.first();
         long length = range == null ? meta.size() : range.length();
         List<BodySegment> segments = List.of();
@@ -82,6 +85,32 @@ final class ReadHandlers {
             SegmentWriter.write(ctx, segments);
         }
         return true;
+    }
+
+    /**
+     * The bytes of part {@code partNumber} of a multipart object (with {@code x-amz-mp-parts-count}); of any other
+     * object, part 1 is the whole of it. {@code 416 InvalidPartNumber} beyond the last part.
+     */
+    private static ByteRange part(RoutingContext ctx, ObjectMeta meta, String partNumber) {
+        if (ctx.request().getHeader("Range") != null) {
+            throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Cannot specify both Range header and partNumber "
+                    + "query parameter.");
+        }
+        int n = MultipartHandlers.partNumber(partNumber);
+        if (n < 1 || n > 10_000) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Part number must be an integer between 1 and "
+                    + "10000, inclusive: " + partNumber);
+        }
+        List<Long> parts = meta.parts().isEmpty() ? List.of(meta.size()) : meta.parts();
+        if (n > parts.size() || meta.size() == 0) {
+            throw new S3Exception(S3ErrorCode.INVALID_PART_NUMBER, "The requested part number " + n + " is not "
+                    + "satisfiable: the object has " + parts.size() + " part(s).");
+        }
+        if (!meta.parts().isEmpty()) {
+            ctx.response().putHeader("x-amz-mp-parts-count", Integer.toString(parts.size()));
+        }
+        long first = parts.subList(0, n - 1).stream().mapToLong(Long::longValue).sum();
+        return new ByteRange(first, first + parts.get(n - 1) - 1);
     }
 
     void headBucket(RoutingContext ctx, S3Path path) {

@@ -14,6 +14,7 @@ public enum S3Operation {
     LIST_OBJECT_VERSIONS,
     GET_BUCKET_VERSIONING,
     GET_BUCKET_LOCATION,
+    LIST_MULTIPART_UPLOADS,
     DELETE_OBJECTS,
     PUT_OBJECT,
     COPY_OBJECT,
@@ -64,6 +65,9 @@ public enum S3Operation {
     private static S3Operation bucketQuery(MultiMap params) {
         if (params.contains("versions")) {
             return LIST_OBJECT_VERSIONS;
+        }
+        if (params.contains("uploads")) {
+            return LIST_MULTIPART_UPLOADS;
         }
         if (params.contains("versioning")) {
             return GET_BUCKET_VERSIONING;

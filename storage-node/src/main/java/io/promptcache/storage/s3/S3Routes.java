@@ -136,6 +136,7 @@ public class S3Routes {
                 case LIST_OBJECT_VERSIONS -> listings.listObjectVersions(ctx, path);
                 case GET_BUCKET_VERSIONING -> listings.bucketVersioning(ctx, path);
                 case GET_BUCKET_LOCATION -> listings.bucketLocation(ctx, path);
+                case LIST_MULTIPART_UPLOADS -> listings.listMultipartUploads(ctx, path);
                 case HEAD_BUCKET -> reads.headBucket(ctx, path);
                 case CREATE_BUCKET -> reads.createBucket(ctx, path);
                 case DELETE_BUCKET -> reads.deleteBucket(ctx, path);

@@ -66,14 +66,16 @@ final class Unimplemented {
             }
         }
         boolean object = path.key() != null;
-        if (params.contains("uploads") && !(object && method == HttpMethod.POST)) {
-            throw refused(method + " ?uploads" + (object ? " on an object" : " (ListMultipartUploads)"));
+        if (params.contains("uploads") && !(object && method == HttpMethod.POST)
+                && op != S3Operation.LIST_MULTIPART_UPLOADS) {
+            throw refused(method + " ?uploads");
         }
         if (params.contains("uploadId") && !object) {
             throw refused("?uploadId on a bucket");
         }
-        if (params.contains("partNumber") && !(method == HttpMethod.PUT && params.contains("uploadId"))) {
-            throw refused(method + " with ?partNumber (parts of a completed object)");
+        if (params.contains("partNumber") && !(method == HttpMethod.PUT && params.contains("uploadId"))
+                && op != S3Operation.GET_OBJECT && op != S3Operation.HEAD_OBJECT) {
+            throw refused(method + " with ?partNumber");
         }
         if (params.contains("delete") && !(!object && method == HttpMethod.POST)) {
             throw refused(method + " ?delete" + (object ? " on an object" : ""));

@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -52,7 +53,21 @@ public final class MultipartUploads {
 
     /** An upload in progress. */
     public record Upload(String bucket, String key, String contentType, Map<String, String> headers,
-            Map<String, String> userMetadata) {
+            Map<String, String> userMetadata, long initiatedMs) {
+    }
+
+    /** An upload in progress, with its id (ListMultipartUploads). */
+    public record Listed(String uploadId, Upload upload) {
+    }
+
+    /**
+     * One page of ListMultipartUploads.
+     *
+     * @param nextKeyMarker the key of the last upload or common prefix listed, when truncated
+     * @param nextUploadIdMarker the id of the last upload listed, when truncated and it was an upload
+     */
+    public record UploadPage(List<Listed> uploads, List<String> commonPrefixes, boolean truncated,
+            String nextKeyMarker, String nextUploadIdMarker) {
     }
 
     /** A stored part. */
@@ -78,7 +93,7 @@ public final class MultipartUploads {
             throw new UncheckedIOException("cannot create the upload directory", e);
         }
         metadata.putUploadEntry(uploadId, encode(new Upload(bucket, key, headers.contentType(), headers.headers(),
-                headers.userMetadata())));
+                headers.userMetadata(), System.currentTimeMillis())));
         return uploadId;
     }
 
@@ -150,6 +165,76 @@ public final class MultipartUploads {
             throw e;
         }
         return part;
+    }
+
+    /**
+     * The uploads in progress in {@code bucket}, by key then initiation, after the markers ({@code keyMarker}
+     * alone: keys after it; with {@code uploadIdMarker}: also the later uploads of that key), with the keys under
+     * {@code prefix} rolled up at {@code delimiter}; at most {@code max} entries.
+     */
+    public UploadPage list(String bucket, String prefix, String delimiter, String keyMarker, String uploadIdMarker,
+            int max) {
+        store.bucketCreated(bucket);
+        String p = prefix == null ? "" : prefix;
+        List<Listed> all = new ArrayList<>();
+        metadata.scanUploadEntries("", (id, value) -> {
+            if (id.indexOf('/') < 0) {
+                Upload upload = decode(value);
+                if (upload.bucket().equals(bucket) && upload.key().startsWith(p)) {
+                    all.add(new Listed(id, upload));
+                }
+            }
+        });
+        all.sort(Comparator.comparing((Listed l) -> l.upload().key()).thenComparingLong(l -> l.upload()
+                .initiatedMs()).thenComparing(Listed::uploadId));
+        int from = 0;
+        if (keyMarker != null) {
+            String resume = uploadIdMarker == null ? ListPage.resumeAfter(keyMarker, p, delimiter) : keyMarker;
+            while (from < all.size() && after(all.get(from), resume, keyMarker, uploadIdMarker, all)) {
+                from++;
+            }
+        }
+        List<Listed> uploads = new ArrayList<>();
+        List<String> prefixes = new ArrayList<>();
+        String lastKey = null;
+        String lastId = null;
+        for (int i = from; i < all.size(); i++) {
+            Listed listed = all.get(i);
+            String rolledUp = ListPage.rollUp(listed.upload().key(), p, delimiter);
+            if (rolledUp != null && !prefixes.isEmpty() && prefixes.get(prefixes.size() - 1).equals(rolledUp)) {
+                continue;
+            }
+            if (uploads.size() + prefixes.size() >= max) {
+                return new UploadPage(uploads, prefixes, true, lastKey, lastId);
+            }
+            if (rolledUp != null) {
+                prefixes.add(rolledUp);
+                lastKey = rolledUp;
+                lastId = null;
+            } else {
+                uploads.add(listed);
+                lastKey = listed.upload().key();
+                lastId = listed.uploadId();
+            }
+        }
+        return new UploadPage(uploads, prefixes, false, null, null);
+    }
+
+    /** Whether {@code listed} comes at or before the markers (and so is not listed again). */
+    private static boolean after(Listed listed, String resume, String keyMarker, String uploadIdMarker,
+            List<Listed> all) {
+        String key = listed.upload().key();
+        if (uploadIdMarker == null || !key.equals(keyMarker)) {
+            return key.compareTo(resume) <= 0;
+        }
+        // within the marker's key: skip up to and including the marker upload
+        int marker = -1;
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i).uploadId().equals(uploadIdMarker)) {
+                marker = i;
+            }
+        }
+        return marker >= 0 && all.indexOf(listed) <= marker;
     }
 
     public List<Part> parts(String bucket, String key, String uploadId) {
@@ -236,7 +321,7 @@ public final class MultipartUploads {
             ObjectMeta meta = new ObjectMeta(DataDirectory.newFileId(), extents.stream().mapToLong(Extent::length)
                     .sum(), HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size(), 0,
                     System.currentTimeMillis(), upload.contentType(), upload.headers(), upload.userMetadata(), null,
-                    merge(extents));
+                    merge(extents), sizes(chosen));
             store.install(bucket, key, new ObjectStore.Install(meta, change, batch -> {
                 all.forEach(p -> batch.deleteUploadEntry(partKey(uploadId, p.number())));
                 batch.deleteUploadEntry(uploadId);
@@ -429,7 +514,11 @@ public final class MultipartUploads {
         }
         String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + parts.size();
         return new ObjectMeta(fileId, total, etag, (int) crc.getValue(), System.currentTimeMillis(),
-                upload.contentType(), upload.headers(), upload.userMetadata());
+                upload.contentType(), upload.headers(), upload.userMetadata()).withParts(sizes(parts));
+    }
+
+    private static List<Long> sizes(List<ObjectMeta> parts) {
+        return parts.stream().map(ObjectMeta::size).toList();
     }
 
     /** Removes the upload's records in one batch with the references its copied parts hold, then its files. */
@@ -471,6 +560,7 @@ public final class MultipartUploads {
             out.writeUTF(upload.contentType());
             ObjectMeta.writeMap(out, upload.userMetadata());
             ObjectMeta.writeMap(out, upload.headers());
+            out.writeLong(upload.initiatedMs());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -485,7 +575,8 @@ public final class MultipartUploads {
             String contentType = in.readUTF();
             Map<String, String> meta = ObjectMeta.readMap(in);
             Map<String, String> headers = format >= 2 ? ObjectMeta.readMap(in) : Map.of();
-            return new Upload(bucket, key, contentType, headers, meta);
+            long initiated = format >= 2 ? in.readLong() : 0;
+            return new Upload(bucket, key, contentType, headers, meta, initiated);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable upload record", e);
         }

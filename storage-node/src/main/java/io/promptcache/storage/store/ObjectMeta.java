@@ -30,9 +30,11 @@ import java.util.Objects;
  *        whole file {@code fileId}; {@code fileId} is then only the version's unique id and names no file, and
  *        {@code crc32c} is the body's when it is known (a whole-object copy), else 0: every body file's own
  *        CRC32C is kept with its reference count
+ * @param parts the sizes of a multipart object's parts, in order (GET with {@code partNumber}); empty for others
  */
 public record ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
-        Map<String, String> headers, Map<String, String> userMetadata, byte[] inline, List<Extent> extents) {
+        Map<String, String> headers, Map<String, String> userMetadata, byte[] inline, List<Extent> extents,
+        List<Long> parts) {
 
     /** The standard headers stored with an object, besides Content-Type (lower-case). */
     public static final List<String> CONTENT_HEADERS = List.of("cache-control", "content-disposition",
@@ -43,13 +45,21 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
     private static final byte FORMAT_V2 = 2;
     /** V2 plus the extents (count -1 when the body is the file {@code fileId}). */
     private static final byte FORMAT_V3 = 3;
-    /** V3 plus the content headers. */
+    /** V3 plus the content headers and the part sizes. */
     private static final byte FORMAT_V4 = 4;
 
     public ObjectMeta {
         headers = Map.copyOf(headers);
         userMetadata = Map.copyOf(userMetadata);
         extents = extents == null ? null : List.copyOf(extents);
+        parts = List.copyOf(parts);
+    }
+
+    /** Metadata of a body kept in a file, inline, or as shared extents. */
+    public ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
+            Map<String, String> headers, Map<String, String> userMetadata, byte[] inline, List<Extent> extents) {
+        this(fileId, size, etag, crc32c, lastModified, contentType, headers, userMetadata, inline, extents,
+                List.of());
     }
 
     /** Metadata of a body kept in a file or inline. */
@@ -62,6 +72,12 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
     public ObjectMeta(String fileId, long size, String etag, int crc32c, long lastModified, String contentType,
             Map<String, String> headers, Map<String, String> userMetadata) {
         this(fileId, size, etag, crc32c, lastModified, contentType, headers, userMetadata, null);
+    }
+
+    /** The same object recorded as made of parts of these sizes (a completed multipart upload). */
+    ObjectMeta withParts(List<Long> sizes) {
+        return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, headers, userMetadata, inline,
+                extents, sizes);
     }
 
     /** Whether the body lives in the index entry rather than in a file. */
@@ -86,7 +102,7 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
     ObjectMeta with(String newFileId, long modified, String newContentType, Map<String, String> newHeaders,
             Map<String, String> newUserMetadata) {
         return new ObjectMeta(newFileId, size, etag, crc32c, modified, newContentType, newHeaders, newUserMetadata,
-                inline, bodyExtents().isEmpty() ? null : bodyExtents());
+                inline, bodyExtents().isEmpty() ? null : bodyExtents(), parts);
     }
 
     @Override
@@ -94,7 +110,7 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
         return o instanceof ObjectMeta m && fileId.equals(m.fileId) && size == m.size && etag.equals(m.etag)
                 && crc32c == m.crc32c && lastModified == m.lastModified && contentType.equals(m.contentType)
                 && headers.equals(m.headers) && userMetadata.equals(m.userMetadata) && Arrays.equals(inline, m.inline)
-                && Objects.equals(extents, m.extents);
+                && Objects.equals(extents, m.extents) && parts.equals(m.parts);
     }
 
     @Override
@@ -135,6 +151,10 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
                 }
             }
             writeMap(out, headers);
+            out.writeInt(parts.size());
+            for (long part : parts) {
+                out.writeLong(part);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("in-memory stream", e);
         }
@@ -167,8 +187,12 @@ public record ObjectMeta(String fileId, long size, String etag, int crc32c, long
             }
             List<Extent> extents = format >= FORMAT_V3 ? readExtents(in) : null;
             Map<String, String> headers = format >= FORMAT_V4 ? readMap(in) : Map.of();
+            List<Long> parts = new ArrayList<>();
+            for (int i = format >= FORMAT_V4 ? in.readInt() : 0; i > 0; i--) {
+                parts.add(in.readLong());
+            }
             return new ObjectMeta(fileId, size, etag, crc32c, lastModified, contentType, headers, meta, inline,
-                    extents);
+                    extents, parts);
         } catch (IOException | IllegalArgumentException e) {
             throw new CorruptMetadataException("unreadable object metadata: " + e.getMessage(), e);
         }

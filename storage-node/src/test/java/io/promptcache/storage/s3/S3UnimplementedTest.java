@@ -60,7 +60,6 @@ class S3UnimplementedTest extends SdkBucketFixture {
 
     @Test
     void shouldRefuseBucketSubresourcesInsteadOfListingObjects() {
-        assertNotImplemented(() -> s3.listMultipartUploads(b -> b.bucket(bucket)));
         assertNotImplemented(() -> s3.getBucketPolicy(b -> b.bucket(bucket)));
         assertNotImplemented(() -> s3.getBucketTagging(b -> b.bucket(bucket)));
         assertNotImplemented(() -> s3.getBucketLifecycleConfiguration(b -> b.bucket(bucket)));
@@ -91,7 +90,8 @@ class S3UnimplementedTest extends SdkBucketFixture {
 
     @Test
     void shouldRefuseReadVariantsItDoesNotServe() {
-        assertNotImplemented(() -> s3.getObject(b -> b.bucket(bucket).key("k").partNumber(1)));
+        assertNotImplemented(() -> s3.getObjectRetention(b -> b.bucket(bucket).key("k")));
+        assertNotImplemented(() -> s3.getObjectLegalHold(b -> b.bucket(bucket).key("k")));
         assertNotImplemented(() -> s3.getObjectAttributes(b -> b.bucket(bucket).key("k")
                 .objectAttributesWithStrings("ETag")));
     }
