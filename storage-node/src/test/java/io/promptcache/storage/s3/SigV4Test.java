@@ -32,6 +32,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
@@ -97,6 +98,37 @@ class SigV4Test extends SdkBucketFixture {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(late.statusCode()).isEqualTo(403);
         assertThat(late.body()).contains("<Code>AccessDenied</Code>").contains("Request has expired");
+    }
+
+    @Test
+    void shouldRefuseExpiredPresignedPutsAndExpiriesOutOfBounds() throws Exception {
+        // Given: a presigned PUT signed two hours ago, valid for one
+        byte[] body = "too late".getBytes(StandardCharsets.UTF_8);
+        SignedRequest expired = sign(SdkHttpMethod.PUT, "/" + bucket + "/late", null,
+                Clock.offset(Clock.systemUTC(), Duration.ofHours(-2)), Map.of(
+                        AwsV4FamilyHttpSigner.AUTH_LOCATION, AwsV4FamilyHttpSigner.AuthLocation.QUERY_STRING,
+                        AwsV4FamilyHttpSigner.EXPIRATION_DURATION, Duration.ofHours(1),
+                        AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false));
+        URI url = expired.request().getUri();
+
+        // Then: it is 403 AccessDenied and nothing is stored
+        HttpResponse<String> late = HTTP.send(HttpRequest.newBuilder(url)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(late.statusCode()).isEqualTo(403);
+        assertThat(late.body()).contains("<Code>AccessDenied</Code>", "Request has expired");
+        assertThatThrownBy(() -> s3.headObject(b -> b.bucket(bucket).key("late")))
+                .isInstanceOf(NoSuchKeyException.class);
+
+        // an expiry outside 1 s .. 7 days is refused before anything else, as S3 does (400)
+        for (String expires : new String[]{"0", "604801", "-5", "soon"}) {
+            URI tampered = URI.create(url.toString().replaceFirst("X-Amz-Expires=\\d+", "X-Amz-Expires=" + expires));
+            HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(tampered)
+                    .PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).as(expires).isEqualTo(400);
+            assertThat(refused.body()).contains("<Code>AuthorizationQueryParametersError</Code>", "X-Amz-Expires");
+        }
+        assertThatThrownBy(() -> s3.headObject(b -> b.bucket(bucket).key("late")))
+                .isInstanceOf(NoSuchKeyException.class);
     }
 
     @Test
