@@ -69,7 +69,9 @@ final class ListingHandlers {
         HttpServerRequest req = ctx.request();
         ListingXml.Request request = request(req, path, true, "max-uploads");
         String keyMarker = req.getParam("key-marker");
-        String uploadIdMarker = keyMarker == null ? null : req.getParam("upload-id-marker");
+        String idMarker = req.getParam("upload-id-marker");
+        // without a key marker S3 ignores it; empty, it is the NextUploadIdMarker of a page that ended on a folder
+        String uploadIdMarker = keyMarker == null || idMarker == null || idMarker.isEmpty() ? null : idMarker;
         MultipartUploads.UploadPage page = store.multipart().list(path.bucket(), request.prefix(),
                 request.delimiter(), keyMarker, uploadIdMarker, request.maxKeys());
         S3Xml.send(ctx, ListingXml.listMultipartUploads(request, keyMarker, uploadIdMarker, page));

@@ -91,7 +91,16 @@ final class DataDirectory {
         return HexFormat.of().formatHex(id);
     }
 
-    /** True for names {@link #newFileId()} makes (also guards upload ids taken from requests). */
+    /**
+     * A fresh upload id, in the same form as a file id but ordered by creation: the time in milliseconds (12 hex
+     * characters), then 20 random ones. ListMultipartUploads orders the uploads of one key by initiation, and S3's
+     * upload-id marker resumes after the ids lexicographically greater: with these ids both orders are the same.
+     */
+    static String newUploadId() {
+        return String.format("%012x", System.currentTimeMillis()) + newFileId().substring(12);
+    }
+
+    /** True for names {@link #newFileId()} and {@link #newUploadId()} make (also guards upload ids taken from requests). */
     static boolean isFileId(String name) {
         return name != null && name.length() == 32
                 && name.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));

@@ -86,7 +86,7 @@ public final class MultipartUploads {
     public String create(String bucket, String key, ObjectHeaders headers) {
         store.bucketCreated(bucket);
         Names.checkKey(key);
-        String uploadId = DataDirectory.newFileId();
+        String uploadId = DataDirectory.newUploadId();
         try {
             Files.createDirectories(directory.uploads().resolve(uploadId));
         } catch (IOException e) {
@@ -168,7 +168,7 @@ public final class MultipartUploads {
     }
 
     /**
-     * The uploads in progress in {@code bucket}, by key then initiation, after the markers ({@code keyMarker}
+     * The uploads in progress in {@code bucket}, by key then initiation (the order of their ids), after the markers ({@code keyMarker}
      * alone: keys after it; with {@code uploadIdMarker}: also the later uploads of that key), with the keys under
      * {@code prefix} rolled up at {@code delimiter}; at most {@code max} entries.
      */
@@ -185,15 +185,8 @@ public final class MultipartUploads {
                 }
             }
         });
-        all.sort(Comparator.comparing((Listed l) -> l.upload().key()).thenComparingLong(l -> l.upload()
-                .initiatedMs()).thenComparing(Listed::uploadId));
-        int from = 0;
-        if (keyMarker != null) {
-            String resume = uploadIdMarker == null ? ListPage.resumeAfter(keyMarker, p, delimiter) : keyMarker;
-            while (from < all.size() && after(all.get(from), resume, keyMarker, uploadIdMarker, all)) {
-                from++;
-            }
-        }
+        all.sort(Comparator.comparing((Listed l) -> l.upload().key()).thenComparing(Listed::uploadId));
+        int from = keyMarker == null ? 0 : start(all, p, delimiter, keyMarker, uploadIdMarker);
         List<Listed> uploads = new ArrayList<>();
         List<String> prefixes = new ArrayList<>();
         String lastKey = null;
@@ -220,21 +213,21 @@ public final class MultipartUploads {
         return new UploadPage(uploads, prefixes, false, null, null);
     }
 
-    /** Whether {@code listed} comes at or before the markers (and so is not listed again). */
-    private static boolean after(Listed listed, String resume, String keyMarker, String uploadIdMarker,
-            List<Listed> all) {
-        String key = listed.upload().key();
-        if (uploadIdMarker == null || !key.equals(keyMarker)) {
-            return key.compareTo(resume) <= 0;
+    /**
+     * The index of the first upload after the markers in {@code all} (sorted): with an upload-id marker, the first
+     * upload of {@code keyMarker} with a greater id (as S3 defines it), else the first upload after that key and
+     * after the common prefix it rolls up to.
+     */
+    private static int start(List<Listed> all, String prefix, String delimiter, String keyMarker,
+            String uploadIdMarker) {
+        String resume = uploadIdMarker == null ? ListPage.resumeAfter(keyMarker, prefix, delimiter) : keyMarker;
+        int from = 0;
+        while (from < all.size() && (all.get(from).upload().key().compareTo(resume) < 0
+                || all.get(from).upload().key().equals(resume)
+                        && (uploadIdMarker == null || all.get(from).uploadId().compareTo(uploadIdMarker) <= 0))) {
+            from++;
         }
-        // within the marker's key: skip up to and including the marker upload
-        int marker = -1;
-        for (int i = 0; i < all.size(); i++) {
-            if (all.get(i).uploadId().equals(uploadIdMarker)) {
-                marker = i;
-            }
-        }
-        return marker >= 0 && all.indexOf(listed) <= marker;
+        return from;
     }
 
     public List<Part> parts(String bucket, String key, String uploadId) {
