@@ -1,0 +1,184 @@
+"""The client against a real stack (./promptcache up in api-key mode): every call, bytes checked block for block."""
+
+import http.server
+import json
+import random
+import threading
+import unittest
+import urllib.parse
+import urllib.request
+
+import promptcache
+from promptcache import AuthError, Client, NotFound, Unavailable
+
+from .stack import API_KEY as KEY
+from .stack import STACK
+
+BLOCK = 16
+BYTES_PER_BLOCK = 1024
+
+
+def setUpModule() -> None:
+    STACK.start()
+
+
+def tearDownModule() -> None:
+    STACK.stop()
+
+
+def prompt(blocks: int, seed: int) -> list:
+    rng = random.Random(seed)
+    return [rng.randrange(1, 50_000) for _ in range(blocks * BLOCK)]
+
+
+def kv_bytes(blocks: int, seed: int) -> bytes:
+    return random.Random(seed).randbytes(blocks * BYTES_PER_BLOCK)
+
+
+class ClientTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.client = Client(STACK.url, api_key=KEY)
+        cls.ns = cls.client.namespace("python-client-test@1", "bf16", BLOCK)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.client.close()
+
+    def setUp(self) -> None:
+        self.seed = random.randrange(1 << 30)
+
+    def test_store_then_lookup_and_load_the_same_bytes(self) -> None:
+        tokens, kv = prompt(4, self.seed), kv_bytes(4, self.seed)
+        stored = self.ns.store(tokens, kv, BYTES_PER_BLOCK)
+        self.assertFalse(stored.deduplicated)
+        self.assertEqual(stored.bytes_sent, len(kv))
+
+        hit = self.ns.lookup(tokens)
+        self.assertIsNotNone(hit)
+        self.assertEqual((hit.blocks, hit.tokens, hit.usable_bytes), (4, 64, len(kv)))
+        buffer = bytearray(len(kv))
+        self.assertEqual(self.ns.load(hit, into=buffer), len(kv))
+        self.assertEqual(bytes(buffer), kv)
+
+        # a longer prompt sharing 3 blocks: the hit is those 3 blocks, loaded into part of a larger buffer
+        longer = tokens[:3 * BLOCK] + prompt(2, self.seed + 1)
+        partial = self.ns.lookup(longer)
+        self.assertEqual(partial.blocks, 3)
+        big = memoryview(bytearray(8 * BYTES_PER_BLOCK))
+        self.assertEqual(self.ns.load(partial, into=big), 3 * BYTES_PER_BLOCK)
+        self.assertEqual(big[:3 * BYTES_PER_BLOCK].tobytes(), kv[:3 * BYTES_PER_BLOCK])
+
+        # the same prompt again stores nothing
+        self.assertTrue(self.ns.store(tokens, kv, BYTES_PER_BLOCK).deduplicated)
+
+    def test_a_continuation_uploads_only_the_new_blocks(self) -> None:
+        turn1, kv1 = prompt(4, self.seed), kv_bytes(4, self.seed)
+        self.ns.store(turn1, kv1, BYTES_PER_BLOCK)
+        turn2 = turn1 + prompt(3, self.seed + 2)
+        kv2 = kv1 + kv_bytes(3, self.seed + 2)
+        asked = []
+
+        def blocks_from(first: int) -> bytes:
+            asked.append(first)
+            return kv2[first * BYTES_PER_BLOCK:]
+
+        stored = self.ns.store(turn2, blocks_from, BYTES_PER_BLOCK)
+        self.assertEqual(asked, [4])
+        self.assertEqual((stored.from_block, stored.bytes_sent), (4, 3 * BYTES_PER_BLOCK))
+        self.assertIsNotNone(stored.continues)
+
+        hit = self.ns.lookup(turn2)
+        self.assertEqual(hit.blocks, 7)
+        buffer = bytearray(hit.usable_bytes)
+        self.ns.load(hit, into=buffer)
+        for block in range(7):
+            span = slice(block * BYTES_PER_BLOCK, (block + 1) * BYTES_PER_BLOCK)
+            self.assertEqual(buffer[span], kv2[span], f"block {block}")
+
+    def test_an_object_gone_from_its_node_is_a_miss_and_is_invalidated(self) -> None:
+        tokens, kv = prompt(2, self.seed), kv_bytes(2, self.seed)
+        self.ns.store(tokens, kv, BYTES_PER_BLOCK)
+        hit = self.ns.lookup(tokens)
+        # the bytes disappear behind the index's back (a node that lost them)
+        location = urllib.parse.urlsplit(hit.location)
+        with urllib.request.urlopen(urllib.request.Request(f"{location.scheme}://{location.netloc}{location.path}",
+                                                           method="DELETE")) as deleted:
+            self.assertEqual(deleted.status, 204)
+        self.assertIsNone(self.ns.load(hit, into=bytearray(hit.usable_bytes)))
+        self.assertIsNone(self.ns.lookup(tokens), "the invalidated object is still returned")
+
+    def test_a_miss_and_a_prompt_shorter_than_a_block(self) -> None:
+        self.assertIsNone(self.ns.lookup(prompt(3, self.seed)))
+        self.assertIsNone(self.ns.lookup([1, 2, 3]))
+        with self.assertRaises(ValueError):
+            self.ns.store([1, 2, 3], b"", BYTES_PER_BLOCK)
+        with self.assertRaises(ValueError):
+            self.ns.store(prompt(2, self.seed), b"too short", BYTES_PER_BLOCK)
+        with self.assertRaises(ValueError):
+            self.ns.load(promptcache.Hit("x", 1, 16, 1024, "http://127.0.0.1:1/", "bytes=0-1023", "n", 1),
+                         into=bytearray(10))
+
+    def test_route_picks_a_candidate(self) -> None:
+        tokens = prompt(2, self.seed)
+        decision = self.ns.route(tokens, candidates={"engine-a": 0.9, "engine-b": 0.1}, dry_run=True)
+        self.assertIn(decision.backend, ("engine-a", "engine-b"))
+        self.assertIn(decision.reason, ("cache-hit", "load-fallback", "no-match"))
+        self.assertEqual(decision.total_blocks, 2)
+        self.assertEqual({c.backend for c in decision.candidates}, {"engine-a", "engine-b"})
+
+    def test_wrong_key_and_unknown_namespace_are_typed_errors(self) -> None:
+        with Client(STACK.url, api_key="wrong") as wrong, self.assertRaises(AuthError) as error:
+            wrong.namespace("python-client-test@1", "bf16", BLOCK)
+        self.assertEqual(error.exception.status, 401)
+        with Client(STACK.url) as anonymous, self.assertRaises(AuthError):
+            anonymous.namespace("python-client-test@1", "bf16", BLOCK)
+        unknown = promptcache.Namespace(self.client, "0" * 32, BLOCK)
+        with self.assertRaises((NotFound, promptcache.BadRequest)):
+            unknown.lookup(prompt(1, self.seed))
+
+
+class RetryTest(unittest.TestCase):
+    """503 + Retry-After is retried a bounded number of times (a local server plays the overloaded replica)."""
+
+    def test_503_is_retried_then_raised(self) -> None:
+        answers = [503, 503, 200]
+        seen = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers["Content-Length"]))
+                seen.append(self.headers.get("Authorization"))
+                status = answers.pop(0) if answers else 503
+                body = json.dumps({"id": "ns", "blockSize": 16} if status == 200 else
+                                  {"error": "KafkaUnavailable", "message": "retry"}).encode()
+                self.send_response(status)
+                self.send_header("Retry-After", "0")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            url = f"http://127.0.0.1:{server.server_address[1]}"
+            with Client(url, api_key="k", retries=2) as client:
+                self.assertEqual(client.namespace("m", "bf16", 16).id, "ns")
+            self.assertEqual(seen, ["Bearer k"] * 3)
+            with Client(url, retries=1) as client, self.assertRaises(Unavailable) as error:
+                client.namespace("m", "bf16", 16)
+            self.assertEqual(error.exception.code, "KafkaUnavailable")
+            self.assertEqual(len(seen), 5)
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+if __name__ == "__main__":
+    unittest.main()
