@@ -2,6 +2,7 @@
 GC) on free ports, started once per test run and stopped at the end. Set PROMPTCACHE_URL to test against a running
 stack started with the same API key."""
 
+import atexit
 import json
 import os
 import signal
@@ -22,7 +23,7 @@ def free_port() -> int:
 
 
 class Stack:
-    """The stack's index URL once started."""
+    """The stack's index URL once started: one stack for every test module, stopped when the tests end."""
 
     def __init__(self) -> None:
         self.url: Optional[str] = os.environ.get("PROMPTCACHE_URL")
@@ -32,6 +33,7 @@ class Stack:
     def start(self, timeout: float = 240.0) -> str:
         if self.url:
             return self.url
+        atexit.register(self.stop)
         stack_file = os.path.join(self.work, "stack.json")
         self.log = log = open(os.path.join(self.work, "up.log"), "wb")
         # the packaged tool when it exists (inside the build: never a nested rebuild), else the launcher, which builds

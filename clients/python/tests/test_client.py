@@ -22,10 +22,6 @@ def setUpModule() -> None:
     STACK.start()
 
 
-def tearDownModule() -> None:
-    STACK.stop()
-
-
 def prompt(blocks: int, seed: int) -> list:
     rng = random.Random(seed)
     return [rng.randrange(1, 50_000) for _ in range(blocks * BLOCK)]
