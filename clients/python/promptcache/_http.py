@@ -48,13 +48,18 @@ class Transport:
         """
         attempt = 0
         while True:
-            response = self._send(method, url, body, headers)
+            connection, response = self._send(method, url, body, headers)
             try:
                 if 200 <= response.status < 300 or response.status in extra_ok:
-                    return answer(response)
+                    result = answer(response)
+                    _finish(response)
+                    return result
                 error = _error(response)
-            finally:
                 _finish(response)
+            except BaseException:
+                # a half-read answer leaves the connection unusable: the next call opens a new one
+                connection.close()
+                raise
             if isinstance(error, Unavailable) and attempt < self.retries:
                 attempt += 1
                 time.sleep(min(self.max_wait, error.retry_after if error.retry_after is not None else 0.1 * attempt))
@@ -62,7 +67,7 @@ class Transport:
             raise error
 
     def _send(self, method: str, url: str, body: Optional[Any],
-              headers: Mapping[str, str]) -> http.client.HTTPResponse:
+              headers: Mapping[str, str]) -> Tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         parts = urllib.parse.urlsplit(url)
         target = parts.path or "/"
         if parts.query:
@@ -73,7 +78,7 @@ class Transport:
             connection = self._connection(parts, fresh)
             try:
                 connection.request(method, target, body=body, headers=all_headers)
-                return connection.getresponse()
+                return connection, connection.getresponse()
             except _STALE as e:
                 connection.close()
                 if fresh:

@@ -338,7 +338,7 @@ public class StoreService {
                     + "commit the transaction (" + e.getMessage() + "); nothing was advertised", config.retryAfter(),
                     e);
         }
-        visibility.await(id, r -> r.getState() == ObjectState.OBJECT_STATE_LIVE);
+        visibility.awaitStored(id, plan.chain(), plan.blocks());
         return new StoreResponse(id.toString(), false, node.getNodeId(), plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
                 continuation == null ? null : continuation.parentId().toString(),
