@@ -28,6 +28,13 @@ class Transport:
         self.max_wait = max_wait
         self.headers = dict(headers)
         self._local = threading.local()
+        self._retried = 0
+        self._count = threading.Lock()
+
+    @property
+    def retried(self) -> int:
+        """503 answers retried so far (all threads)."""
+        return self._retried
 
     def close(self) -> None:
         """Closes this thread's connections."""
@@ -62,6 +69,8 @@ class Transport:
                 raise
             if isinstance(error, Unavailable) and attempt < self.retries:
                 attempt += 1
+                with self._count:
+                    self._retried += 1
                 time.sleep(min(self.max_wait, error.retry_after if error.retry_after is not None else 0.1 * attempt))
                 continue
             raise error

@@ -75,6 +75,11 @@ class Client:
         # storage nodes are other hosts: the API key is never sent to them
         self._storage = Transport(timeout, retries, max_wait, {})
 
+    @property
+    def retried(self) -> int:
+        """503 + Retry-After answers this client retried so far (a sign of an overloaded or degraded cluster)."""
+        return self._http.retried + self._storage.retried
+
     def close(self) -> None:
         """Closes the calling thread's connections."""
         self._http.close()

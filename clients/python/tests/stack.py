@@ -28,6 +28,7 @@ class Stack:
     def __init__(self) -> None:
         self.url: Optional[str] = os.environ.get("PROMPTCACHE_URL")
         self.process: Optional[subprocess.Popen] = None
+        self.nodes: list = []
         self.work = tempfile.mkdtemp(prefix="promptcache-python-")
 
     def start(self, timeout: float = 240.0) -> str:

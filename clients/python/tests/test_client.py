@@ -2,9 +2,13 @@
 
 import http.server
 import json
+import os
 import random
+import signal
 import threading
+import time
 import unittest
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -133,6 +137,66 @@ class ClientTest(unittest.TestCase):
         unknown = promptcache.Namespace(self.client, "0" * 32, BLOCK)
         with self.assertRaises((NotFound, promptcache.BadRequest)):
             unknown.lookup(prompt(1, self.seed))
+
+
+class NoLiveNodeTest(unittest.TestCase):
+    """The real stack answers 503 + Retry-After while no storage node is live; the client retries until it is back."""
+
+    def test_a_store_refused_while_the_node_is_paused_succeeds_once_it_is_back(self) -> None:
+        if not STACK.nodes or not STACK.nodes[0].get("pid"):
+            self.skipTest("pauses a storage node: needs the stack the tests start themselves (PROMPTCACHE_URL unset)")
+        pid = STACK.nodes[0]["pid"]
+        seed = random.randrange(1 << 30)
+        with Client(STACK.url, api_key=KEY, retries=0) as impatient, \
+                Client(STACK.url, api_key=KEY, retries=10, max_wait=1.0) as patient:
+            ns = impatient.namespace("python-client-test@1", "bf16", BLOCK)
+            os.kill(pid, signal.SIGSTOP)
+            resumed = threading.Event()
+            try:
+                # the node misses its heartbeats: the index stops placing stores on it
+                wait_until(lambda: store_health() == 503, 20.0, "the index still counts the paused node as live")
+                with self.assertRaises(Unavailable) as refused:
+                    ns.store(prompt(2, seed), kv_bytes(2, seed), BYTES_PER_BLOCK)
+                self.assertEqual(refused.exception.status, 503)
+                self.assertEqual(refused.exception.code, "NoStorageNode")
+                self.assertIsNotNone(refused.exception.retry_after)
+                self.assertEqual(impatient.retried, 0)
+
+                def resume() -> None:
+                    os.kill(pid, signal.SIGCONT)
+                    resumed.set()
+
+                threading.Timer(1.5, resume).start()
+                tokens, kv = prompt(3, seed + 1), kv_bytes(3, seed + 1)
+                stored = patient.namespace("python-client-test@1", "bf16", BLOCK).store(tokens, kv, BYTES_PER_BLOCK)
+                self.assertTrue(resumed.is_set())
+                self.assertGreaterEqual(patient.retried, 1)
+                self.assertFalse(stored.deduplicated)
+                hit = ns.lookup(tokens)
+                buffer = bytearray(hit.usable_bytes)
+                ns.load(hit, into=buffer)
+                self.assertEqual(bytes(buffer), kv)
+            finally:
+                if not resumed.is_set():
+                    os.kill(pid, signal.SIGCONT)
+                resumed.wait(5)
+
+
+def store_health() -> int:
+    """Status of the index's store health group (503 while no storage node is live)."""
+    try:
+        with urllib.request.urlopen(f"{STACK.url}/q/health/group/store", timeout=5) as answer:
+            return answer.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def wait_until(condition, timeout: float, message: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(message)
+        time.sleep(0.2)
 
 
 class RetryTest(unittest.TestCase):

@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jboss.logging.Logger;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.metrics.StorePhase;
 
 /**
  * Publishes a batch of records in one Kafka transaction: all become visible to {@code read_committed} readers
@@ -48,6 +49,18 @@ public class TransactionalPublisher {
      * @throws PublishException if Kafka did not commit within the timeout (nothing is visible then)
      */
     public void publish(List<ProducerRecord<byte[], byte[]>> records) {
+        publish(records, (phase, nanos) -> {
+        });
+    }
+
+    /**
+     * Sends {@code records} in one transaction and commits it, telling {@code phases} how long it waited for a
+     * producer and how long the transaction took.
+     *
+     * @throws PublishException if Kafka did not commit within the timeout (nothing is visible then)
+     */
+    public void publish(List<ProducerRecord<byte[], byte[]>> records, PhaseListener phases) {
+        long start = System.nanoTime();
         Slot slot;
         try {
             slot = pool.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -59,11 +72,21 @@ public class TransactionalPublisher {
             throw new PublishException("all " + size + " transactional producers busy for "
                     + timeout.toMillis() + " ms", null);
         }
+        long acquired = System.nanoTime();
+        phases.took(StorePhase.PRODUCER_WAIT, acquired - start);
         try {
             slot.publish(records);
         } finally {
             pool.add(slot);
+            phases.took(StorePhase.TRANSACTION, System.nanoTime() - acquired);
         }
+    }
+
+    /** Told how long each step of a publish took. */
+    @FunctionalInterface
+    public interface PhaseListener {
+
+        void took(StorePhase phase, long nanos);
     }
 
     @PreDestroy

@@ -29,6 +29,7 @@ public class IndexMetrics {
     private final Counter collisions;
     private final Map<String, NamespaceCounts> perNamespace = new ConcurrentHashMap<>();
     private final Map<String, Timer> storeTimers = new ConcurrentHashMap<>();
+    private final Map<StorePhase, Timer> storePhases = new ConcurrentHashMap<>();
 
     public IndexMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -74,6 +75,15 @@ public class IndexMetrics {
         storeTimers.computeIfAbsent(outcome, o -> Timer.builder("promptcache.store")
                 .description("Store latency (PUT + transaction + visible)").tag("outcome", o)
                 .publishPercentileHistogram().register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** The time one step of a store took (where a slow store spends its time). */
+    public void storePhase(StorePhase phase, long nanos) {
+        storePhases.computeIfAbsent(phase, p -> Timer.builder("promptcache.store.phase")
+                .description("Store latency by step: " + p.description()).tag("phase", p.tag())
+                .publishPercentileHistogram().publishPercentiles(0.5, 0.99)
+                .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** An ADVERTISE applied to this replica's PrefixMap. */

@@ -22,6 +22,7 @@ import io.promptcache.index.kafka.TransactionalPublisher;
 import io.promptcache.index.lookup.LookupService;
 import io.promptcache.index.lookup.PrefixMatch;
 import io.promptcache.index.metrics.IndexMetrics;
+import io.promptcache.index.metrics.StorePhase;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.NodeStatus;
@@ -114,16 +115,20 @@ public class StoreService {
             ObjectId id = ObjectId.generate();
             String key = key(plan, id);
             Continuation continuation = startable(plan, match);
+            long step = timed(StorePhase.PLAN, start);
             ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key);
             if (upload == null) {
                 NodeStatus node = place(id, plan.totalBytes());
                 put(node, key, body, plan.totalBytes());
+                timed(StorePhase.NODE_WRITE, step);
                 StoreResponse stored = commit(plan, id, node, key, null);
                 outcome = "stored";
                 return stored;
             }
+            step = timed(StorePhase.NODE_START, step);
             skip(body, continuation.sharedBytes() - plan.bytesOf(plan.fromBlock()));
             uploads.finish(continuation.node(), key, upload, body, plan.totalBytes() - continuation.sharedBytes());
+            timed(StorePhase.NODE_WRITE, step);
             StoreResponse stored = commit(plan, id, continuation.node(), key, continuation);
             outcome = "continued";
             return stored;
@@ -330,7 +335,7 @@ public class StoreService {
             records.add(producers.record(Topics.PREFIXES, plan.chain().key(k), entry));
         }
         try {
-            publisher.publish(records);
+            publisher.publish(records, metrics::storePhase);
         } catch (TransactionalPublisher.PublishException e) {
             LOG.warnf("Store of %s not published (%s); its %d bytes on node %s are left to the GC's orphan sweep",
                     id, e.getMessage(), plan.totalBytes(), node.getNodeId());
@@ -338,11 +343,20 @@ public class StoreService {
                     + "commit the transaction (" + e.getMessage() + "); nothing was advertised", config.retryAfter(),
                     e);
         }
+        long visible = System.nanoTime();
         visibility.awaitStored(id, plan.chain(), plan.blocks());
+        timed(StorePhase.VISIBLE, visible);
         return new StoreResponse(id.toString(), false, node.getNodeId(), plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
                 continuation == null ? null : continuation.parentId().toString(),
                 continuation == null ? null : continuation.sharedBytes());
+    }
+
+    /** Records the phase that began at {@code since}; returns now (the next phase's start). */
+    private long timed(StorePhase phase, long since) {
+        long now = System.nanoTime();
+        metrics.storePhase(phase, now - since);
+        return now;
     }
 
     private void ensureBucket(NodeStatus node) {

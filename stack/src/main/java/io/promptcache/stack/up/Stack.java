@@ -71,9 +71,10 @@ public final class Stack implements AutoCloseable {
         for (int i = 0; i < spec.nodes(); i++) {
             String id = "node-" + (i + 1);
             int port = port(spec.nodePort(), i);
-            services.add(service("storage-node", id, nodeConfig(bootstrap, id, port),
-                    List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC")));
-            nodes.add(new StackInfo.Node(id, "http://127.0.0.1:" + port));
+            ServiceProcess node = service("storage-node", id, nodeConfig(bootstrap, id, port),
+                    List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC"));
+            services.add(node);
+            nodes.add(new StackInfo.Node(id, "http://127.0.0.1:" + port, node.handle().pid()));
         }
         ServiceProcess gc = null;
         if (spec.gc()) {

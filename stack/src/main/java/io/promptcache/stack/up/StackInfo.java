@@ -29,8 +29,11 @@ public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, Strin
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** A storage node: its id (as in heartbeats and object records) and its S3 endpoint. */
-    public record Node(String id, String url) {
+    /**
+     * A storage node: its id (as in heartbeats and object records), its S3 endpoint and its process id (for tools
+     * and tests that pause or kill it).
+     */
+    public record Node(String id, String url, long pid) {
     }
 
     /** Where {@code up} writes the stack file unless told: {@code .promptcache-stack.json} in the checkout. */
