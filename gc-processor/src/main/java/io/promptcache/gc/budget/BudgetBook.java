@@ -194,8 +194,9 @@ public final class BudgetBook {
 
     /**
      * Nominates eviction candidates on the nodes that reclaim on demand: each such node's victims in eviction order
-     * (skipping those that would free nothing, unless superseded) until its live bytes less the bytes its candidates
-     * free are at most {@code low x capacity}, or lower so that they cover {@value #CANDIDATE_ROUNDS} times the most
+     * (skipping those that would free nothing, unless superseded) until its live bytes (or the used bytes its last
+     * heartbeat reported, when more: a lagging GC has not read every store yet) less the bytes its candidates free
+     * are at most {@code low x capacity}, or lower so that they cover {@value #CANDIDATE_ROUNDS} times the most
      * bytes that arrived in one round lately (the node consumes candidates until the next nominations). A candidate stays LIVE and served; the node deletes candidates when a
      * write needs room and reports them (the GC then tombstones them). Returns the new nominations, at most
      * {@code max}; each is remembered as nominated until it stops being LIVE or is {@link #unnominate}d.
@@ -210,9 +211,11 @@ public final class BudgetBook {
             long capacity = heartbeat.getValue().getCapacityBytes();
             long target = Math.min((long) (policy.lowWatermark() * capacity),
                     capacity - CANDIDATE_ROUNDS * account.inflow().peakRound());
+            // the node's own count when it is ahead: objects this GC has not read yet fill it too
+            long used = Math.max(account.live(), heartbeat.getValue().getUsedBytes());
             long freed = 0;
             for (Victim victim : account.victims()) {
-                if (account.live() - freed <= target || fresh.size() >= max) {
+                if (used - freed <= target || fresh.size() >= max) {
                     break;
                 }
                 long frees = pieces.freedBy(victim.id().toString(), objects.get(victim.id()).record());

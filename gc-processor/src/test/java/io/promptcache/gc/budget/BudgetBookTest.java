@@ -89,6 +89,29 @@ class BudgetBookTest {
     }
 
     @Test
+    void shouldNominateFromTheNodesOwnUsedBytesWhenTheGcHasNotReadEveryStoreYet() {
+        // Given: a node of 1000 bytes that reclaims on demand reports 1000 bytes used; this GC has read only 7 of its
+        // objects (700 bytes: the low watermark's 800 is not even reached in its own view)
+        Policy reclaiming = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), LIVENESS, true);
+        NodeStatus full = node("n1", 1000).toBuilder().setReclaimsOnDemand(true).setUsedBytes(1000).build();
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            ids.add(put(object("n1", 100, 0, NOW - i * 1000L)));
+        }
+
+        // When / Then: candidates bring the node's 1000 bytes to 800: the two least recently used it knows
+        assertThat(book.nominate(reclaiming, nodes(full), 100)).containsExactly(
+                new Nomination(ids.get(6), "n1", NOW - 6000), new Nomination(ids.get(5), "n1", NOW - 5000));
+        // by its own view alone (a heartbeat without used bytes) nothing would have been nominated
+        BudgetBook other = new BudgetBook();
+        for (int i = 0; i < 7; i++) {
+            other.put(ObjectId.generate(), new GcObject(object("n1", 100, 0, NOW - i * 1000L), 0,
+                    false));
+        }
+        assertThat(other.nominate(reclaiming, nodes(full.toBuilder().setUsedBytes(0).build()), 100)).isEmpty();
+    }
+
+    @Test
     void shouldEvictLeastRecentlyUsedDownToTheLowWatermarkWhenOverTheHighOne() {
         // Given: 10 objects of 100 bytes (100 %), object i last used i seconds ago
         List<ObjectId> ids = new ArrayList<>();

@@ -51,8 +51,9 @@ public interface IndexConfig {
         long maxObjectBytes();
 
         /**
-         * After its transaction commits, a store waits (at most this long) until this replica's own global stores
-         * show the object, so a lookup on the same replica right after the store hits. 0 disables the wait.
+         * Read-your-writes on this replica: a committed store's object and prefixes are served from memory until
+         * the replica's global stores show them, at most this long; an invalidate waits at most this long until the
+         * stores show its tombstone. 0 disables both.
          */
         @WithDefault("2s")
         Duration awaitVisible();

@@ -73,7 +73,7 @@ public class IndexMetrics {
     /** A store's latency by outcome ({@code stored}, {@code deduplicated}, {@code failed}). */
     public void store(String outcome, long nanos) {
         storeTimers.computeIfAbsent(outcome, o -> Timer.builder("promptcache.store")
-                .description("Store latency (PUT + transaction + visible)").tag("outcome", o)
+                .description("Store latency (node writes + transaction)").tag("outcome", o)
                 .publishPercentileHistogram().register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
 

@@ -7,8 +7,7 @@ public enum StorePhase {
     NODE_START("node_start", "a continuation's start on its node: CreateMultipartUpload and UploadPartCopy"),
     NODE_WRITE("node_write", "the bytes written to the node: PutObject, or UploadPart and CompleteMultipartUpload"),
     PRODUCER_WAIT("producer_wait", "waiting for a free transactional producer"),
-    TRANSACTION("transaction", "the Kafka transaction: ObjectRecord and ADVERTISEs sent and committed"),
-    VISIBLE("visible", "waiting until this replica shows the object and its prefixes");
+    TRANSACTION("transaction", "the Kafka transaction: ObjectRecord and ADVERTISEs sent and committed");
 
     private final String tag;
     private final String description;

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,6 +27,7 @@ import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.index.metrics.StorePhase;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
@@ -61,14 +64,13 @@ public class StoreService {
     private final TransactionalPublisher publisher;
     private final KafkaProducers producers;
     private final ReplicaStores stores;
-    private final Visibility visibility;
     private final IndexMetrics metrics;
     private final IndexConfig config;
     private final Set<String> bucketsReady = ConcurrentHashMap.newKeySet();
 
     StoreService(LookupService lookup, Placement placement, Continuations continuations, ContinuationUploads uploads,
             StorageClients storage, TransactionalPublisher publisher, KafkaProducers producers, ReplicaStores stores,
-            Visibility visibility, IndexMetrics metrics, IndexConfig config) {
+            IndexMetrics metrics, IndexConfig config) {
         this.lookup = lookup;
         this.placement = placement;
         this.continuations = continuations;
@@ -77,7 +79,6 @@ public class StoreService {
         this.publisher = publisher;
         this.producers = producers;
         this.stores = stores;
-        this.visibility = visibility;
         this.metrics = metrics;
         this.config = config;
     }
@@ -311,7 +312,7 @@ public class StoreService {
         }
     }
 
-    /** The one transaction: ObjectRecord LIVE + one ADVERTISE per covered prefix; then wait until visible here. */
+    /** The one transaction: ObjectRecord LIVE + one ADVERTISE per covered prefix; then visible to this replica. */
     private StoreResponse commit(StorePlan plan, ObjectId id, NodeStatus node, String key,
             Continuation continuation) {
         long now = System.currentTimeMillis();
@@ -326,13 +327,16 @@ public class StoreService {
             record.setParentObjectId(continuation.parentId().toString()).setSharedBytes(continuation.sharedBytes())
                     .addAllShared(continuation.pieces());
         }
+        ObjectRecord object = record.build();
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(plan.blocks() + 1);
-        records.add(producers.record(Topics.OBJECTS, id, record.build()));
+        records.add(producers.record(Topics.OBJECTS, id, object));
+        Map<PrefixKey, PrefixEntry> advertised = new HashMap<>(2 * plan.blocks());
         for (int k = 1; k <= plan.blocks(); k++) {
             PrefixEntry entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                     .setObjectId(id.toString()).setBlocks(k).setUsableBytes(plan.usableBytes()[k - 1])
                     .setVersion(now).setOwnerId(owner).setPriority(plan.priority()).setAdvertisedAtMs(now).build();
             records.add(producers.record(Topics.PREFIXES, plan.chain().key(k), entry));
+            advertised.put(plan.chain().key(k), entry);
         }
         try {
             publisher.publish(records, metrics::storePhase);
@@ -343,9 +347,7 @@ public class StoreService {
                     + "commit the transaction (" + e.getMessage() + "); nothing was advertised", config.retryAfter(),
                     e);
         }
-        long visible = System.nanoTime();
-        visibility.awaitStored(id, plan.chain(), plan.blocks());
-        timed(StorePhase.VISIBLE, visible);
+        stores.committed(id, object, advertised); // read-your-writes here, without waiting for the log
         return new StoreResponse(id.toString(), false, node.getNodeId(), plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
                 continuation == null ? null : continuation.parentId().toString(),

@@ -2,6 +2,7 @@ package io.promptcache.index.streams;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,7 +16,9 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.lookup.PrefixIndex;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
@@ -38,16 +41,30 @@ public class ReplicaStores implements PrefixIndex {
 
     private final KafkaStreams streams;
     private final LongAdder unreadable = new LongAdder();
+    private final OwnWrites own;
     private volatile ReadOnlyKeyValueStore<PrefixKey, PrefixEntry> prefixes;
     private volatile ReadOnlyKeyValueStore<ObjectId, ObjectRecord> objects;
     private volatile ReadOnlyKeyValueStore<NodeId, NodeStatus> nodes;
     private volatile ReadOnlyKeyValueStore<NamespaceId, NamespaceRecord> namespaces;
 
-    ReplicaStores(KafkaStreams streams, MeterRegistry registry) {
+    ReplicaStores(KafkaStreams streams, MeterRegistry registry, IndexConfig config) {
         this.streams = streams;
+        this.own = new OwnWrites(config.store().awaitVisible().toNanos(), System::nanoTime);
         FunctionCounter.builder("promptcache.global.store.unreadable", unreadable, LongAdder::sum)
                 .description("Global-store values that could not be decoded and were treated as absent")
                 .register(registry);
+        Gauge.builder("promptcache.own.writes", own, OwnWrites::size)
+                .description("Object records and prefix entries of this replica's own stores served from memory"
+                        + " until its global stores show them")
+                .register(registry);
+    }
+
+    /**
+     * A store this replica committed: its reads see the object and its prefixes from now on, before the log brings
+     * them back (at most {@code promptcache.index.store.await-visible}).
+     */
+    public void committed(ObjectId id, ObjectRecord record, Map<PrefixKey, PrefixEntry> advertised) {
+        own.committed(id, record, advertised);
     }
 
     /** True once the global stores have been restored and follow their topics. */
@@ -65,12 +82,14 @@ public class ReplicaStores implements PrefixIndex {
 
     @Override
     public PrefixEntry prefix(PrefixKey key) {
+        PrefixEntry stored;
         try {
-            return prefixes().get(key);
+            stored = prefixes().get(key);
         } catch (SerializationException e) {
             unreadable.increment();
-            return null;
+            stored = null;
         }
+        return own.prefix(key, stored);
     }
 
     @Override
@@ -86,12 +105,14 @@ public class ReplicaStores implements PrefixIndex {
 
     /** The object's record (LIVE or TOMBSTONED), or null. */
     public ObjectRecord object(ObjectId id) {
+        ObjectRecord stored;
         try {
-            return objects().get(id);
+            stored = objects().get(id);
         } catch (SerializationException e) {
             unreadable.increment();
-            return null;
+            stored = null;
         }
+        return own.object(id, stored);
     }
 
     /** The node's last heartbeat, or null. */
