@@ -115,8 +115,11 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             }
             retractAll(id);
             long deleteAfter = newRecord.getTombstone().getDeleteAfterMs();
-            if (entry == null || !entry.tombstoned()) {
-                deleter.markReclaimable(id, newRecord, context.currentSystemTimeMs());
+            long now = context.currentSystemTimeMs();
+            if ((entry == null || !entry.tombstoned()) && deleteAfter > now) {
+                // a hint for a grace window; an object due now (one a node reclaimed itself: gone already) is not
+                // marked, the next check deletes it
+                deleter.markReclaimable(id, newRecord, now);
             }
             updated = schedule(id, updated.withRefs(0), deleteAfter, updated.deleteAttempts());
         }

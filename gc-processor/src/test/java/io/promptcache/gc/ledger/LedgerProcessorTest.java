@@ -97,6 +97,25 @@ class LedgerProcessorTest {
     }
 
     @Test
+    void shouldMarkATombstoneReclaimableOnItsNodeOnlyWhenItHasAGraceWindow() {
+        // Given: two LIVE objects
+        ObjectId evicted = ObjectId.generate();
+        ObjectId reclaimed = ObjectId.generate();
+        ObjectRecord first = Records.live("n1", 100, T0);
+        ObjectRecord second = Records.live("n1", 100, T0);
+        process(evicted, new ObjectChanged(first));
+        process(reclaimed, new ObjectChanged(second));
+
+        // When: one is tombstoned with a grace window, the other due at once (its node deleted it for room)
+        process(evicted, new ObjectChanged(Records.tombstone(first, T0 + 30_000)));
+        process(reclaimed, new ObjectChanged(Records.tombstone(second, T0)));
+
+        // Then: only the first is marked (the node may delete it early); the second is gone already
+        assertThat(storage.marks()).containsExactly("http://127.0.0.1:9001 " + first.getBucket() + "/"
+                + first.getKey() + " " + (T0 + 30_000));
+    }
+
+    @Test
     void shouldDeleteTheBytesOnlyAfterTheGraceWindowThenNullTheRecord() {
         // Given
         ObjectId id = ObjectId.generate();
