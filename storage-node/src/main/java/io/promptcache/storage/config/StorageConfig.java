@@ -65,6 +65,14 @@ public interface StorageConfig {
     @WithDefault("true")
     boolean reclaimOnDemand();
 
+    /**
+     * With {@code reclaim-on-demand}, how long a write short of room, with no marked object left to delete, waits for
+     * the gc-processor to mark more (its next round) before the node answers 507. A burst that outruns the GC's
+     * candidates is then slowed down, not refused. 0: refused at once.
+     */
+    @WithDefault("3s")
+    Duration reclaimWait();
+
     /** The RAM tier and the background writer. */
     Tier tier();
 

@@ -45,6 +45,8 @@ public class TierMetrics {
                 "Bodies that failed their CRC32C check on read");
         counter(registry, "promptcache.storage.reclaimed.early", s, TierStats::reclaimedEarly,
                 "Objects the GC had evicted, deleted before the end of their grace window to make room for a write");
+        counter(registry, "promptcache.storage.reclaim.waits", s, TierStats::reclaimWaits,
+                "Writes that found nothing marked to delete and waited for the GC to mark more (reclaim-wait)");
     }
 
     private static void counter(MeterRegistry registry, String name, TierStats stats,

@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 
@@ -23,6 +25,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.vertx.core.Context;
 
 /**
  * Buckets and objects: bodies in files under the data directory and/or in the RAM tier (per {@link TierPolicy}),
@@ -48,6 +51,8 @@ public final class ObjectStore implements AutoCloseable {
     private final ValidationReport validation;
     private final MultipartUploads multipart;
     private final ExtentRefs refs;
+    /** How often a write waiting for room looks again (marks and deletes arrive from the GC). */
+    private static final long RECLAIM_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private final Reclaimables reclaimables = new Reclaimables();
     private final ReclaimLog reclaimed = new ReclaimLog();
     /** Physical bytes: body files (each once, however many objects share it), inline bodies, parts, reservations. */
@@ -372,17 +377,34 @@ public final class ObjectStore implements AutoCloseable {
 
     /**
      * Reserves capacity; when it is short, first deletes objects the GC marked ({@link Reclaimables}: evicted ones,
-     * then eviction candidates), then refuses with {@code InsufficientStorage}.
+     * then eviction candidates); with none left, waits up to {@link StoreOptions#reclaimWait()} for the GC to mark
+     * more or for deletes to free room (never on an event loop), then refuses with {@code InsufficientStorage}.
      */
     void reserve(long bytes) {
+        long deadline = 0;
         while (!tryReserve(bytes)) {
-            if (!options.reclaimOnDemand() || !reclaimOne()) {
-                long current = allocatedBytes.get();
-                throw new S3Exception(S3ErrorCode.INSUFFICIENT_STORAGE, "Not enough free capacity: " + bytes
-                        + " bytes requested, " + Math.max(0, capacityBytes - current) + " of " + capacityBytes
-                        + " free. Nothing was written.");
+            if (options.reclaimOnDemand() && reclaimOne()) {
+                continue;
             }
+            if (!options.reclaimOnDemand() || options.reclaimWait().isZero() || Context.isOnEventLoopThread()) {
+                throw insufficient(bytes);
+            }
+            long now = System.nanoTime();
+            if (deadline == 0) {
+                deadline = now + options.reclaimWait().toNanos();
+                stats.reclaimWaits.increment();
+            } else if (now - deadline >= 0) {
+                throw insufficient(bytes);
+            }
+            LockSupport.parkNanos(RECLAIM_POLL_NANOS);
         }
+    }
+
+    private S3Exception insufficient(long bytes) {
+        long current = allocatedBytes.get();
+        return new S3Exception(S3ErrorCode.INSUFFICIENT_STORAGE, "Not enough free capacity: " + bytes
+                + " bytes requested, " + Math.max(0, capacityBytes - current) + " of " + capacityBytes
+                + " free. Nothing was written.");
     }
 
     private boolean tryReserve(long bytes) {

@@ -18,10 +18,12 @@ import java.time.Duration;
  * @param verifyOnRead check a body's CRC32C against its metadata before serving it from disk
  * @param inlineThresholdBytes bodies of at most this many bytes live in their index entry, not in a file (0: none)
  * @param reclaimOnDemand a write that needs room first deletes the objects the GC marked ({@link Reclaimables})
+ * @param reclaimWait with {@code reclaimOnDemand}, how long a write (off the event loop) short of room waits for the
+ *        GC to mark more before it is refused (0: refused at once)
  */
 public record StoreOptions(Path dataDir, Durability durability, long capacityBytes, TierPolicy policy,
         long ramCapacityBytes, boolean asyncWrites, int writerQueueSize, int writeRetries, Duration drainTimeout,
-        boolean verifyOnRead, int inlineThresholdBytes, boolean reclaimOnDemand) {
+        boolean verifyOnRead, int inlineThresholdBytes, boolean reclaimOnDemand, Duration reclaimWait) {
 
     public StoreOptions {
         if (capacityBytes <= 0) {
@@ -42,6 +44,9 @@ public record StoreOptions(Path dataDir, Durability durability, long capacityByt
             throw new IllegalArgumentException("the inline threshold must be 0 to " + MAX_INLINE_BYTES
                     + " bytes, got " + inlineThresholdBytes);
         }
+        if (reclaimWait == null || reclaimWait.isNegative()) {
+            throw new IllegalArgumentException("the reclaim wait must be zero or positive, got " + reclaimWait);
+        }
         if (writerQueueSize < 1) {
             throw new IllegalArgumentException("the writer queue needs room for at least one write");
         }
@@ -53,22 +58,29 @@ public record StoreOptions(Path dataDir, Durability durability, long capacityByt
     /** Disk only: no RAM tier, synchronous writes, every body in a file. */
     public static StoreOptions diskOnly(Path dataDir, Durability durability, long capacityBytes) {
         return new StoreOptions(dataDir, durability, capacityBytes, TierPolicy.WRITE_THROUGH, 0, false, 512, 3,
-                Duration.ofSeconds(5), false, 0, true);
+                Duration.ofSeconds(5), false, 0, true, Duration.ZERO);
     }
 
     public StoreOptions withTiers(TierPolicy newPolicy, long newRamCapacity, boolean newAsyncWrites) {
         return new StoreOptions(dataDir, durability, capacityBytes, newPolicy, newRamCapacity, newAsyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes, reclaimOnDemand);
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes, reclaimOnDemand,
+                reclaimWait);
     }
 
     public StoreOptions withVerifyOnRead(boolean verify) {
         return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verify, inlineThresholdBytes, reclaimOnDemand);
+                writerQueueSize, writeRetries, drainTimeout, verify, inlineThresholdBytes, reclaimOnDemand,
+                reclaimWait);
     }
 
     public StoreOptions withInlineThreshold(int bytes) {
         return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, bytes, reclaimOnDemand);
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, bytes, reclaimOnDemand, reclaimWait);
+    }
+
+    public StoreOptions withReclaimWait(Duration wait) {
+        return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes, reclaimOnDemand, wait);
     }
 
     /** The capacity actually enforced: a RAM-only node cannot hold more than its RAM budget. */

@@ -12,6 +12,7 @@ public final class TierStats {
     final LongAdder staleCleaned = new LongAdder();
     final LongAdder corruptOnRead = new LongAdder();
     final LongAdder reclaimedEarly = new LongAdder();
+    final LongAdder reclaimWaits = new LongAdder();
 
     TierStats(Tiers tiers) {
         this.tiers = tiers;
@@ -20,6 +21,11 @@ public final class TierStats {
     /** Objects the GC had evicted, deleted before the end of their grace window to make room for a write. */
     public long reclaimedEarly() {
         return reclaimedEarly.sum();
+    }
+
+    /** Writes that found nothing marked to delete and waited for the GC to mark more (refused or not after). */
+    public long reclaimWaits() {
+        return reclaimWaits.sum();
     }
 
     public long ramCapacityBytes() {

@@ -1,8 +1,12 @@
 package io.promptcache.storage.store;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +56,44 @@ class ReclaimTest {
             assertThatThrownBy(() -> put(store, "f")).isInstanceOf(S3Exception.class)
                     .hasMessageContaining("Not enough free capacity");
             assertThat(exists(store, "c") && exists(store, "d") && exists(store, "e")).isTrue();
+        }
+    }
+
+    @Test
+    void shouldWaitForTheGcToMarkMoreBeforeRefusingAWrite() throws Exception {
+        try (ObjectStore store = ObjectStore.open(StoreOptions.diskOnly(data, Durability.BEST_EFFORT, 2 * SIZE)
+                .withReclaimWait(Duration.ofSeconds(30)))) {
+            // Given: a full node with nothing marked
+            store.createBucket("kv-b");
+            put(store, "a");
+            put(store, "b");
+            // When: a write needs room, and the GC's next round nominates a candidate while it waits
+            CompletableFuture<Void> write = CompletableFuture.runAsync(() -> {
+                try {
+                    put(store, "c");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(write).as("no room and nothing marked: the write waits").isNotDone();
+            nominate(store, "a", 1000);
+            // Then: the write goes through, the candidate deleted for it and reported
+            write.get(30, TimeUnit.SECONDS);
+            assertThat(exists(store, "a")).isFalse();
+            assertThat(exists(store, "b") && exists(store, "c")).isTrue();
+            assertThat(store.tierStats().reclaimWaits()).isEqualTo(1);
+            assertThat(store.reclaimed().recent(System.currentTimeMillis())).extracting(ReclaimLog.Entry::key)
+                    .containsExactly("a");
+        }
+        // and when nothing is marked within the wait, the write is refused after it, nothing deleted
+        try (ObjectStore store = ObjectStore.open(StoreOptions.diskOnly(data, Durability.BEST_EFFORT, 2 * SIZE)
+                .withReclaimWait(Duration.ofMillis(200)))) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> put(store, "d")).isInstanceOf(S3Exception.class)
+                    .hasMessageContaining("Not enough free capacity");
+            assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+            assertThat(exists(store, "b") && exists(store, "c")).isTrue();
         }
     }
 
