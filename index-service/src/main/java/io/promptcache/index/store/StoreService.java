@@ -335,8 +335,9 @@ public class StoreService {
             PrefixEntry entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                     .setObjectId(id.toString()).setBlocks(k).setUsableBytes(plan.usableBytes()[k - 1])
                     .setVersion(now).setOwnerId(owner).setPriority(plan.priority()).setAdvertisedAtMs(now).build();
-            records.add(producers.record(Topics.PREFIXES, plan.chain().key(k), entry));
-            advertised.put(plan.chain().key(k), entry);
+            PrefixKey prefix = plan.chain().key(k);
+            records.add(producers.record(Topics.PREFIXES, prefix, entry));
+            advertised.put(prefix, entry);
         }
         try {
             publisher.publish(records, metrics::storePhase);

@@ -42,8 +42,9 @@ final class OwnWrites {
             return;
         }
         long expires = nanoClock.getAsLong() + ttlNanos;
-        advertised.forEach((key, entry) -> prefixes.put(key, new Pending<>(entry, expires)));
+        // the object first: a concurrent read never finds a prefix whose object it cannot see (as in the log)
         objects.put(id, new Pending<>(record, expires));
+        advertised.forEach((key, entry) -> prefixes.put(key, new Pending<>(entry, expires)));
         if (commits.incrementAndGet() % SWEEP_EVERY == 0) {
             sweep();
         }
