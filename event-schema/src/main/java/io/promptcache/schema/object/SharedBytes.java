@@ -12,8 +12,9 @@ import io.promptcache.schema.proto.SharedPiece;
  *
  * <p>
  * An object's body is its shared pieces (bytes other objects wrote, {@link ObjectRecord#getSharedList()}) followed by
- * its own piece: the bytes written for it, {@code [shared_bytes, total_bytes)}. A piece is freed on the node only
- * when no object holding any of it is left, so an object holds every piece it shares, whole.
+ * its own piece: the bytes written for it, {@code [shared_bytes, total_bytes)}. An object holds every piece it
+ * shares and reads each from its start: the last shared piece up to where its shared bytes end ({@link #reach}). A
+ * storage node frees a piece when no object holding it is left, and trims its tail once no object reads that far.
  */
 public final class SharedBytes {
 
@@ -37,6 +38,14 @@ public final class SharedBytes {
             pieces.add(own(objectId, record));
         }
         return pieces;
+    }
+
+    /** How far into {@code piece} (one of {@link #held}) the object reads: all of its own, a prefix of a shared one. */
+    public static long reach(String objectId, ObjectRecord record, SharedPiece piece) {
+        if (piece.getObjectId().equals(objectId)) {
+            return piece.getBytes();
+        }
+        return Math.min(piece.getBytes(), record.getSharedBytes() - piece.getOffset());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.promptcache.gc.budget;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -9,21 +10,26 @@ import io.promptcache.schema.proto.SharedPiece;
 
 /**
  * The pieces of stored bytes the known objects hold ({@link SharedBytes}): a continuation object shares its
- * parent's pieces on the node, so a piece's bytes count once, are <em>held</em> while any object holding it is known
- * (LIVE or in grace) and <em>live</em> while any LIVE object holds it. Evicting an object frees only the pieces no
- * other LIVE object holds.
+ * parent's pieces on the node, so a piece's bytes count once. Every holder reads a piece from its start: the piece's
+ * owner all of it, a continuation up to where its shared bytes end ({@link SharedBytes#reach}). A piece is
+ * <em>held</em> up to the furthest byte a known object (LIVE or in grace) reads, and <em>live</em> up to the furthest
+ * a LIVE object reads: storage nodes trim a body file's tail once no object reads it, so evicting an object frees
+ * the pieces no other LIVE object holds and the tails of the others that no other LIVE object reads as far.
  */
 final class Pieces {
 
-    /** One piece: its size and how many known / LIVE objects hold it. */
+    /** One piece: how far its holders read (end -> holders), all of them and the LIVE ones. */
     private static final class Piece {
 
-        private final long bytes;
-        private int holders;
-        private int liveHolders;
+        private final TreeMap<Long, Integer> reaches = new TreeMap<>();
+        private final TreeMap<Long, Integer> liveReaches = new TreeMap<>();
 
-        Piece(long bytes) {
-            this.bytes = bytes;
+        long held() {
+            return reaches.isEmpty() ? 0 : reaches.lastKey();
+        }
+
+        long live() {
+            return liveReaches.isEmpty() ? 0 : liveReaches.lastKey();
         }
     }
 
@@ -33,34 +39,51 @@ final class Pieces {
 
     private final Map<String, Piece> pieces = new HashMap<>();
 
-    /** Registers ({@code add}) or unregisters one object's hold on its pieces. */
+    /** Registers ({@code add}) or unregisters one object's hold on its pieces; the change is positive either way. */
     Change hold(String objectId, ObjectRecord record, boolean live, boolean add) {
         long held = 0;
         long liveBytes = 0;
         for (SharedPiece p : SharedBytes.held(objectId, record)) {
-            Piece piece = pieces.computeIfAbsent(p.getObjectId(), id -> new Piece(p.getBytes()));
-            if (add ? piece.holders++ == 0 : --piece.holders == 0) {
-                held += piece.bytes;
+            Piece piece = pieces.computeIfAbsent(p.getObjectId(), id -> new Piece());
+            long heldBefore = piece.held();
+            long liveBefore = piece.live();
+            long reach = SharedBytes.reach(objectId, record, p);
+            count(piece.reaches, reach, add);
+            if (live) {
+                count(piece.liveReaches, reach, add);
             }
-            if (live && (add ? piece.liveHolders++ == 0 : --piece.liveHolders == 0)) {
-                liveBytes += piece.bytes;
-            }
-            if (piece.holders == 0) {
+            held += Math.abs(piece.held() - heldBefore);
+            liveBytes += Math.abs(piece.live() - liveBefore);
+            if (piece.reaches.isEmpty()) {
                 pieces.remove(p.getObjectId());
             }
         }
         return new Change(held, liveBytes);
     }
 
-    /** The live bytes evicting this LIVE object would free: its pieces no other LIVE object holds. */
+    /** The live bytes evicting this LIVE object would free: what of its pieces no other LIVE object reads. */
     long freedBy(String objectId, ObjectRecord record) {
         long freed = 0;
         for (SharedPiece p : SharedBytes.held(objectId, record)) {
             Piece piece = pieces.get(p.getObjectId());
-            if (piece != null && piece.liveHolders == 1) {
-                freed += piece.bytes;
+            if (piece == null) {
+                continue;
             }
+            long reach = SharedBytes.reach(objectId, record, p);
+            if (reach < piece.live() || piece.liveReaches.getOrDefault(reach, 0) > 1) {
+                continue; // another LIVE object reads as far
+            }
+            Long next = piece.liveReaches.lowerKey(reach);
+            freed += reach - (next == null ? 0 : next);
         }
         return freed;
+    }
+
+    private static void count(TreeMap<Long, Integer> reaches, long reach, boolean add) {
+        if (add) {
+            reaches.merge(reach, 1, Integer::sum);
+        } else if (reaches.merge(reach, -1, Integer::sum) <= 0) {
+            reaches.remove(reach);
+        }
     }
 }

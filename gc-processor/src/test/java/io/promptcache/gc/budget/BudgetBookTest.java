@@ -396,21 +396,38 @@ class BudgetBookTest {
     }
 
     @Test
-    void shouldSkipAVictimWhoseBytesALiveContinuationStillUses() {
+    void shouldFreeOnlyTheTailOfAVictimWhoseFirstBytesALiveContinuationStillUses() {
         // Given: a parent still serving its own prefixes (not superseded, the oldest) and a newer branch sharing
         // its first 200 bytes
         ObjectRecord parentRecord = object("n1", 300, 0, NOW - 9000);
         ObjectId parent = put(parentRecord);
         ObjectId branch = put(continuation(parent, parentRecord, 200, 250, NOW - 1000));
         ObjectId other = put(object("n1", 200, 0, NOW - 5000));
+        assertThat(book.freedBy(parent)).as("the tail the branch does not read").isEqualTo(100);
         // When: 550 live bytes on a node that must come down to 400 or less (capacity 500: high 450, low 400)
         List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 500)), NOW, HORIZON);
-        // Then: the least recently used parent would free nothing (the branch shares it), so the next one goes
+        // Then: the parent goes first and frees its last 100 bytes (the node trims them); its first 200 stay with
+        // the branch; 450 is still above 400, so the next one goes too
+        assertThat(plan).extracting(Eviction::id).containsExactly(parent, other);
+        assertThat(book.usage().nodes().get("n1").live()).isEqualTo(250);
+        assertThat(book.freedBy(branch)).isEqualTo(250);
+    }
+
+    @Test
+    void shouldSkipAVictimWhoseBytesALiveContinuationStillUses() {
+        // Given: a parent (the oldest) whose every byte a newer continuation shares, and another object
+        ObjectRecord parentRecord = object("n1", 300, 0, NOW - 9000);
+        ObjectId parent = put(parentRecord);
+        ObjectId child = put(continuation(parent, parentRecord, 300, 350, NOW - 1000));
+        ObjectId other = put(object("n1", 200, 0, NOW - 5000));
+        // When: 550 live bytes that must come down to 400 or less
+        List<Eviction> plan = book.plan(POLICY, nodes(node("n1", 500)), NOW, HORIZON);
+        // Then: the parent would free nothing, so the next one goes
         assertThat(plan).extracting(Eviction::id).containsExactly(other);
         assertThat(book.usage().nodes().get("n1").live()).isEqualTo(350);
-        // and once the branch is gone, the parent frees its bytes and may go
+        // and once the continuation is gone, the parent frees its bytes and may go
         assertThat(book.plan(POLICY, nodes(node("n1", 100)), NOW, HORIZON)).extracting(Eviction::id)
-                .containsExactly(branch, parent);
+                .containsExactly(child, parent);
     }
 
     @Test

@@ -48,10 +48,20 @@ public class LookupService {
         PrefixMatch match = longest(chain);
         LookupResponse response = match.hit() ? answer(spec, match) : LookupResponse.miss(match.probes());
         metrics.lookup(spec.idText(), response.hit(), match.probes());
-        if (response.hit()) {
+        if (response.hit() && wholeObject(match)) {
             access.hit(response.objectId());
         }
         return response;
+    }
+
+    /**
+     * Whether the hit uses all of its object, and so counts as a use of it for eviction (the GC's LRU, and the node's
+     * order of candidates, which sees the same rule as a range GET of the whole object). A hit on a prefix does not:
+     * the engine computes the rest and stores a continuation, which holds the bytes it used and is the fresh one; the
+     * rest of the hit object keeps its age, so it goes first and the node trims what no one reads.
+     */
+    private static boolean wholeObject(PrefixMatch match) {
+        return match.blocks() >= match.object().getBlocks();
     }
 
     /** The hit's location; a miss if its object or node is gone meanwhile (the next lookup may find another). */

@@ -23,11 +23,13 @@ import io.promptcache.schema.proto.ObjectState;
 /**
  * promptcache's own cache, in memory, for one storage node: what index-service and gc-processor do, with the GC's
  * production policy code ({@link BudgetBook}) and none of the I/O. A request looks up the longest live prefix (the
- * index's binary search over prefix keys, each a LIVE check); a hit refreshes the object's last access; a miss stores
+ * index's binary search over prefix keys, each a LIVE check); a hit of a whole object refreshes its last access (a
+ * hit of a prefix does not: the continuation stored next holds those bytes and is the fresh one); a miss stores
  * the whole prompt as one immutable object, and a partial hit stores a continuation of the hit object (its prefix
  * shared, only the blocks beyond it written: {@link SharedBytes}, as index-service records it); either advertises
  * every prefix it covers (taking those keys over: objects left with no key are superseded, evicted first). Budgets
- * count physical bytes (shared bytes once), as the GC does. Every {@code planIntervalMs} of trace time the
+ * count physical bytes (shared bytes once, and a piece's tail only while an object reads it: nodes trim the rest), as
+ * the GC does. Every {@code planIntervalMs} of trace time the
  * GC plans against the node's capacity; its victims are tombstoned (their keys nulled, lookups stop returning them)
  * and their bytes stay held for {@code graceMs}. With reclaim on demand the GC nominates eviction candidates instead
  * and the node deletes them when a store needs room, as storage nodes do.
@@ -76,11 +78,11 @@ final class PolicySimulation {
         removeExpired(nowMs);
         int matched = longestLivePrefix(blockIds);
         ObjectId hit = matched == 0 ? null : prefixes.get(blockIds[matched - 1]);
-        if (hit != null) {
+        if (hit != null && matched >= book.get(hit).record().getBlocks()) { // a hit of the whole object is a use of it
             GcObject object = book.get(hit);
             book.put(hit, new GcObject(object.record(), nowMs, object.superseded()));
             Candidate candidate = candidateOf.get(hit);
-            if (candidate != null) { // the node sees the hit's range GET
+            if (candidate != null) { // the node sees the hit's range GET of the whole object
                 candidates.remove(candidate);
                 candidate = new Candidate(hit, nowMs);
                 candidates.add(candidate);

@@ -47,6 +47,8 @@ public class TierMetrics {
                 "Objects the GC had evicted, deleted before the end of their grace window to make room for a write");
         counter(registry, "promptcache.storage.reclaim.waits", s, TierStats::reclaimWaits,
                 "Writes that found nothing marked to delete and waited for the GC to mark more (reclaim-wait)");
+        counter(registry, "promptcache.storage.trimmed.files", s, TierStats::trimmed,
+                "Body files cut short because no object reads their tail any more");
     }
 
     private static void counter(MeterRegistry registry, String name, TierStats stats,

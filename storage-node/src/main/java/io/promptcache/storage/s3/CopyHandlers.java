@@ -75,7 +75,7 @@ final class CopyHandlers {
         }
         ObjectMeta part = store.multipart().copyPart(path.bucket(), path.key(), MultipartHandlers.uploadId(ctx),
                 partNumber, sourceMeta, first, count);
-        store.used(source.bucket(), source.key());
+        store.used(source.bucket(), source.key(), sourceMeta, first, count);
         S3Xml.send(ctx, S3Xml.copyResult("CopyPartResult", part.lastModified(), part.etag()));
     }
 

@@ -148,6 +148,17 @@ final class DiskWriter {
         }
     }
 
+    /** Whether a write of the body is queued or running. */
+    boolean isPending(String fileId) {
+        Job job = pending.get(fileId);
+        if (job == null) {
+            return false;
+        }
+        synchronized (job) {
+            return job.state != State.DONE;
+        }
+    }
+
     /** The object was deleted or replaced: a pending write is skipped, one in progress is undone after it ends. */
     void cancel(String fileId) {
         Job job = pending.remove(fileId);

@@ -51,6 +51,7 @@ public final class ObjectStore implements AutoCloseable {
     private final ValidationReport validation;
     private final MultipartUploads multipart;
     private final ExtentRefs refs;
+    private final Trims trims;
     /** How often a write waiting for room looks again (marks and deletes arrive from the GC). */
     private static final long RECLAIM_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private final Reclaimables reclaimables = new Reclaimables();
@@ -77,6 +78,7 @@ public final class ObjectStore implements AutoCloseable {
         }
         this.multipart = new MultipartUploads(this, metadata, directory);
         this.refs = new ExtentRefs(metadata);
+        this.trims = new Trims(directory, options);
         try {
             this.validation = new StartupValidator(directory, metadata, multipart, refs, reclaimables).run();
         } catch (RuntimeException e) {
@@ -87,6 +89,8 @@ public final class ObjectStore implements AutoCloseable {
         logicalBytes.set(validation.logicalBytes());
         objectCount.set(validation.objects());
         this.tiers = new Tiers(options, directory, (bucket, key, fileId) -> dropIfCurrent(bucket, key, fileId));
+        trims.attach(tiers);
+        refs.trimWith(trims);
         this.stats = new TierStats(tiers);
     }
 
@@ -244,7 +248,7 @@ public final class ObjectStore implements AutoCloseable {
      * whose CRC32C differs from what was stored is dropped too (500, the object is gone).
      */
     public List<BodySegment> openRange(String bucket, String key, ObjectMeta meta, long offset, long length) {
-        used(bucket, key);
+        used(bucket, key, meta, offset, length);
         if (meta.isInline()) {
             return List.of(new BodySegment(ObjectBody.inRam(Unpooled.wrappedBuffer(meta.inline())), offset, length));
         }
@@ -283,9 +287,15 @@ public final class ObjectStore implements AutoCloseable {
                 + " failed its CRC32C check and was removed. Store the object again.");
     }
 
-    /** {@code bucket/key} was read (a range GET, a copied part): an eviction candidate goes to the back. */
-    public void used(String bucket, String key) {
-        reclaimables.used(bucket, key, System.currentTimeMillis());
+    /**
+     * Bytes {@code [offset, offset + length)} of {@code bucket/key} were read (a range GET, a copied part). A read of
+     * the whole object sends an eviction candidate to the back; a read of a prefix does not: a prefix read is a
+     * partial hit, whose bytes the continuation stored next holds (and keeps while the rest of this object goes).
+     */
+    public void used(String bucket, String key, ObjectMeta meta, long offset, long length) {
+        if (offset == 0 && length >= meta.size()) {
+            reclaimables.used(bucket, key, System.currentTimeMillis());
+        }
     }
 
     /** Deletes an object; idempotent (no error if absent). {@code NoSuchBucket} if the bucket is missing. */
@@ -444,17 +454,17 @@ public final class ObjectStore implements AutoCloseable {
         return false;
     }
 
-    /** Physical bytes deleting {@code meta} alone frees now: its inline body, or its files nothing else holds. */
+    /**
+     * Physical bytes deleting {@code meta} alone frees now: its inline body, or its files nothing else holds and the
+     * tails of files no other holder reads as far.
+     */
     private long freedBy(ObjectMeta meta) {
         if (meta.isInline()) {
             return meta.size();
         }
         long bytes = 0;
-        for (String file : Extent.files(meta.bodyExtents())) {
-            ExtentRefs.FileEntry entry = refs.get(file);
-            if (entry != null && entry.refs() == 1) {
-                bytes += entry.size();
-            }
+        for (Map.Entry<String, Long> reach : ExtentRefs.reach(meta.bodyExtents()).entrySet()) {
+            bytes += refs.freedWithout(reach.getKey(), reach.getValue());
         }
         return bytes;
     }
@@ -625,17 +635,26 @@ public final class ObjectStore implements AutoCloseable {
         objectCount.decrementAndGet();
     }
 
-    /** Deletes body files whose last reference went (a crash before leaves orphans for startup validation). */
+    /**
+     * Deletes body files whose last reference went (a crash before leaves orphans for startup validation) and trims
+     * those whose tail nobody reads any more ({@link Trims}).
+     */
     void free(List<ExtentRefs.Freed> freed) {
         for (ExtentRefs.Freed file : freed) {
+            // a trimmed file's RAM copy is clean (Trims only trims files on disk): it is dropped with its old size
             tiers.forget(file.fileId());
-            try {
-                Files.deleteIfExists(directory.objectFile(file.fileId()));
-            } catch (IOException e) {
-                // the startup validation removes it as an orphan
-                LOG.warn("Could not delete body file {}: {}", file.fileId(), e.toString());
+            if (file.deleted()) {
+                try {
+                    Files.deleteIfExists(directory.objectFile(file.fileId()));
+                } catch (IOException e) {
+                    // the startup validation removes it as an orphan
+                    LOG.warn("Could not delete body file {}: {}", file.fileId(), e.toString());
+                }
+            } else {
+                trims.truncateLater(file.fileId(), file.keep());
+                stats.trimmed.increment();
             }
-            allocatedBytes.addAndGet(-file.size());
+            allocatedBytes.addAndGet(-file.bytes());
         }
     }
 
@@ -678,6 +697,7 @@ public final class ObjectStore implements AutoCloseable {
             return true;
         }
         closed = true;
+        trims.close();
         boolean clean = tiers.stop(options.drainTimeout());
         metadata.close();
         if (clean) {

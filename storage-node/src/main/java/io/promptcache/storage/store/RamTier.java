@@ -98,6 +98,12 @@ final class RamTier implements AutoCloseable {
         return entries.containsKey(fileId);
     }
 
+    /** Whether the body is in RAM and not (yet) on disk. */
+    synchronized boolean isDirty(String fileId) {
+        Entry entry = entries.get(fileId);
+        return entry != null && entry.dirty;
+    }
+
     /** Marks a body as saved on disk: evicting it later just drops it. */
     synchronized void markClean(String fileId) {
         Entry entry = entries.get(fileId);

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
@@ -36,6 +37,8 @@ final class StartupValidator {
     private final Map<String, ExtentRefs.FileEntry> stored = new HashMap<>();
     /** The counts the records imply. */
     private final Map<String, ExtentRefs.FileEntry> counted = new HashMap<>();
+    /** Per file, how far its holders read (end -> holders), as the records imply. */
+    private final Map<String, TreeMap<Long, Integer>> reaches = new HashMap<>();
     /** Size on disk of each file looked at (-1: missing). */
     private final Map<String, Long> sizes = new HashMap<>();
 
@@ -87,7 +90,7 @@ final class StartupValidator {
         long repaired = repairCounts();
         long orphans = deleteOrphans(counted.keySet()) + deleteOrphanParts(parts.files());
         long fileBytes = counted.values().stream().mapToLong(ExtentRefs.FileEntry::size).sum();
-        refs.load(counted);
+        refs.load(counted, reaches);
         ValidationReport report = new ValidationReport(temp, orphans, missing[0], corrupt[0], repaired, kept[0],
                 fileBytes + kept[2] + parts.bytes(), kept[1], (System.nanoTime() - start) / 1_000_000);
         LOG.info("Startup validation: {} objects ({} bytes, {} physical in {} body files) kept; cleaned {} temp files,"
@@ -101,7 +104,8 @@ final class StartupValidator {
     /**
      * Counts one holder (an object or a copied part) of the files its extents name, if every one of them is there
      * with its full size; false (nothing counted) otherwise. A file's size and CRC32C come from its stored count, or
-     * for an entry written before shared bodies existed, from the entry itself.
+     * for an entry written before shared bodies existed, from the entry itself. A file longer than its count says
+     * was trimmed by a batch whose truncation a crash cut short: it is truncated now.
      */
     boolean hold(ObjectMeta meta) {
         List<Extent> extents = meta.bodyExtents();
@@ -111,14 +115,33 @@ final class StartupValidator {
             if (entry == null && !meta.isShared()) {
                 entry = new ExtentRefs.FileEntry(meta.size(), meta.crc32c(), 0);
             }
-            if (entry == null || e.end() > entry.size() || sizeOnDisk(e.fileId()) != entry.size()) {
+            if (entry == null || e.end() > entry.size() || !hasSize(e.fileId(), entry.size())) {
                 return false;
             }
             found.put(e.fileId(), entry);
         }
         found.forEach((fileId, entry) -> counted.merge(fileId, new ExtentRefs.FileEntry(entry.size(),
                 entry.crc32c(), 1), (a, b) -> new ExtentRefs.FileEntry(a.size(), a.crc32c(), a.refs() + 1)));
+        ExtentRefs.reach(extents).forEach((fileId, end) -> reaches.computeIfAbsent(fileId, f -> new TreeMap<>())
+                .merge(end, 1, Integer::sum));
         return true;
+    }
+
+    /** Whether the file has {@code size} bytes, after completing an interrupted trim if it had more. */
+    private boolean hasSize(String fileId, long size) {
+        long onDisk = sizeOnDisk(fileId);
+        if (onDisk > size) {
+            try {
+                Trims.truncate(directory.objectFile(fileId), size);
+                LOG.info("Completed the trim of body file {}: {} -> {} bytes", fileId, onDisk, size);
+                sizes.put(fileId, size);
+                return true;
+            } catch (IOException e) {
+                LOG.warn("Could not trim body file {} to {} bytes: {}", fileId, size, e.toString());
+                return false;
+            }
+        }
+        return onDisk == size;
     }
 
     private long sizeOnDisk(String fileId) {

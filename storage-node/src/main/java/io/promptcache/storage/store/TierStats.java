@@ -13,6 +13,7 @@ public final class TierStats {
     final LongAdder corruptOnRead = new LongAdder();
     final LongAdder reclaimedEarly = new LongAdder();
     final LongAdder reclaimWaits = new LongAdder();
+    final LongAdder trimmed = new LongAdder();
 
     TierStats(Tiers tiers) {
         this.tiers = tiers;
@@ -26,6 +27,11 @@ public final class TierStats {
     /** Writes that found nothing marked to delete and waited for the GC to mark more (refused or not after). */
     public long reclaimWaits() {
         return reclaimWaits.sum();
+    }
+
+    /** Body files cut short because no object reads their tail any more (its last reader was deleted). */
+    public long trimmed() {
+        return trimmed.sum();
     }
 
     public long ramCapacityBytes() {

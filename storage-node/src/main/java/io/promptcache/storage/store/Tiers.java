@@ -195,6 +195,12 @@ final class Tiers {
         return Files.exists(file) ? ObjectBody.onDisk(file) : null;
     }
 
+    /** Whether the body is in its file and nowhere only in RAM (no dirty RAM copy, no pending write). */
+    boolean onDisk(String fileId) {
+        return (ram == null || !ram.isDirty(fileId)) && (writer == null || !writer.isPending(fileId))
+                && Files.isRegularFile(directory.objectFile(fileId));
+    }
+
     /** The object was deleted or replaced: its body leaves RAM and any pending write is dropped. */
     void forget(String fileId) {
         if (ram != null) {

@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.storage.store.ObjectStore;
+import io.promptcache.storage.store.TierPolicy;
 import io.quarkus.test.junit.QuarkusTest;
 
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -121,13 +122,72 @@ class CopyTest extends SdkBucketFixture {
                 .multipartUpload(m -> m.parts(part(1, c3), part(2, u3))));
         assertRanges("turn3", turn3, 7);
         assertThat(store.usedBytes()).isEqualTo(physical + fresh.length + fresh3.length);
-        // deleting the parents in any order keeps what the children use
+        // deleting the parents keeps what the children use; with bodies on disk, the tails no child reads go
+        // (turn 1's last MiB, all of turn 2's new bytes but the 1,000 turn 3 shares)
+        long trimmedBefore = store.tierStats().trimmed();
         s3.deleteObject(b -> b.bucket(bucket).key("turn1"));
         s3.deleteObject(b -> b.bucket(bucket).key("turn2"));
         assertRanges("turn3", turn3, 8);
-        assertThat(store.usedBytes()).isEqualTo(physical + fresh.length + fresh3.length);
+        assertUsed((physical - turn1.length) + 2 * MIB + 1000 + fresh3.length,
+                physical + fresh.length + fresh3.length);
+        if (store.options().policy() != TierPolicy.EVICT_ONLY) {
+            assertThat(store.tierStats().trimmed() - trimmedBefore).isEqualTo(trims() ? 2 : 0);
+        }
         s3.deleteObject(b -> b.bucket(bucket).key("turn3"));
         assertThat(store.usedBytes()).isEqualTo(physical - turn1.length);
+    }
+
+    @Test
+    void shouldTrimOnlyTheTailNoObjectReads() throws Exception {
+        // Given: a 3 MiB parent and two continuations sharing its first 1 MiB and 2 MiB
+        byte[] parent = S3SdkTest.bytes(3 * MIB, 10);
+        s3.putObject(b -> b.bucket(bucket).key("p"), RequestBody.fromBytes(parent));
+        long before = store.usedBytes() - parent.length;
+        byte[] short1 = continueWith("p", "c1", parent, MIB, 11);
+        byte[] long2 = continueWith("p", "c2", parent, 2 * MIB, 12);
+        // When: the parent goes, then the continuation reading further
+        s3.deleteObject(b -> b.bucket(bucket).key("p"));
+        long tails = short1.length - MIB + long2.length - 2 * MIB;
+        assertUsed(before + 2 * MIB + tails, before + parent.length + tails);
+        s3.deleteObject(b -> b.bucket(bucket).key("c2"));
+        // Then: what is left is what c1 reads, and it reads right, also after the truncation ran
+        assertUsed(before + short1.length, before + parent.length + short1.length - MIB);
+        assertRanges("c1", short1, 13);
+        Thread.sleep(2500);
+        assertRanges("c1", short1, 14);
+        s3.deleteObject(b -> b.bucket(bucket).key("c1"));
+        assertThat(store.usedBytes()).isEqualTo(before);
+    }
+
+    /** Stores {@code key} as the first {@code shared} bytes of {@code source} plus 100,000 new bytes. */
+    private byte[] continueWith(String sourceKey, String key, byte[] source, int shared, long seed) {
+        byte[] fresh = S3SdkTest.bytes(100_000, seed);
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+        String copied = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey(sourceKey).destinationBucket(bucket)
+                .destinationKey(key).uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (shared - 1)))
+                .copyPartResult().eTag();
+        String uploaded = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(id).partNumber(2),
+                RequestBody.fromBytes(fresh)).eTag();
+        s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id)
+                .multipartUpload(m -> m.parts(part(1, copied), part(2, uploaded))));
+        return concat(Arrays.copyOf(source, shared), fresh);
+    }
+
+    /** Whether this profile's bodies are on disk when written, so a file's unread tail is cut at once. */
+    private boolean trims() {
+        return store.options().policy() == TierPolicy.WRITE_THROUGH && !store.options().asyncWrites();
+    }
+
+    /**
+     * The node's physical bytes: {@code trimmed} where bodies are on disk, {@code untrimmed} where they are only in
+     * RAM (not trimmed); under evict_only each body is either, depending on whether the RAM tier evicted it yet.
+     */
+    private void assertUsed(long trimmed, long untrimmed) {
+        if (store.options().policy() == TierPolicy.EVICT_ONLY) {
+            assertThat(store.usedBytes()).isBetween(trimmed, untrimmed);
+        } else {
+            assertThat(store.usedBytes()).isEqualTo(trims() ? trimmed : untrimmed);
+        }
     }
 
     @Test

@@ -144,12 +144,30 @@ class ReclaimTest {
             }
             nominate(store, "a", 1000);
             nominate(store, "b", 2000);
-            // "a" is hit again on this node (a range GET)
+            // "a" is hit again on this node: a range GET of all of it
             ObjectMeta a = store.head("kv-b", "a");
-            store.openRange("kv-b", "a", a, 0, 10).forEach(BodySegment::release);
+            store.openRange("kv-b", "a", a, 0, a.size()).forEach(BodySegment::release);
             put(store, "d");
             assertThat(exists(store, "a")).isTrue();
             assertThat(exists(store, "b")).isFalse();
+        }
+    }
+
+    @Test
+    void shouldLeaveACandidateWhoseFirstBytesAloneAreReadInItsPlace() throws Exception {
+        try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 3 * SIZE)) {
+            store.createBucket("kv-b");
+            for (String key : new String[]{"a", "b", "c"}) {
+                put(store, key);
+            }
+            nominate(store, "a", 1000);
+            nominate(store, "b", 2000);
+            // a partial hit of "a" (its first bytes, which the continuation stored next holds): not a use of "a"
+            ObjectMeta a = store.head("kv-b", "a");
+            store.openRange("kv-b", "a", a, 0, 10).forEach(BodySegment::release);
+            put(store, "d");
+            assertThat(exists(store, "a")).isFalse();
+            assertThat(exists(store, "b")).isTrue();
         }
     }
 

@@ -139,6 +139,44 @@ class StartupValidatorTest {
         }
     }
 
+    @Test
+    void shouldCompleteATrimACrashInterruptedAndKeepTheContinuationWhole() throws Exception {
+        // Given: a parent and a continuation sharing its first 1,000 bytes; the parent is deleted, which trims its
+        // file to those 1,000 bytes in the batch, and the store stops before the delayed truncation runs
+        byte[] body = ObjectStoreTest.randomBytes(4096, 8);
+        String fileId;
+        try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {
+            store.createBucket("kv-cache");
+            put(store, "parent", body);
+            fileId = store.head("kv-cache", "parent").fileId();
+            MultipartUploads multipart = store.multipart();
+            String upload = multipart.create("kv-cache", "child", "application/octet-stream", Map.of());
+            ObjectMeta copied = multipart.copyPart("kv-cache", "child", upload, 1, store.head("kv-cache", "parent"),
+                    0, 1000);
+            try (ObjectUpload part = multipart.beginPart("kv-cache", "child", upload, 2, 10)) {
+                part.write(new byte[10], 0, 10);
+                ObjectMeta fresh = part.commit(null);
+                multipart.complete("kv-cache", "child", upload, java.util.List.of(
+                        new MultipartUploads.PartRef(1, copied.etag()), new MultipartUploads.PartRef(2, fresh.etag())));
+            }
+            store.delete("kv-cache", "parent");
+            assertThat(store.usedBytes()).isEqualTo(1000 + 10);
+            assertThat(store.tierStats().trimmed()).isEqualTo(1);
+        }
+        assertThat(Files.size(data.resolve("objects").resolve(fileId.substring(0, 2)).resolve(fileId)))
+                .as("the truncation had not run yet").isEqualTo(4096);
+        // When
+        try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {
+            // Then: the file is cut to what its record says, nothing is dropped, the continuation reads right
+            assertThat(Files.size(store.directory().objectFile(fileId))).isEqualTo(1000);
+            assertThat(store.validation().missingEntriesCleaned()).isZero();
+            assertThat(store.validation().bytes()).isEqualTo(1000 + 10);
+            byte[] child = Bodies.read(store, "kv-cache", "child");
+            assertThat(java.util.Arrays.copyOf(child, 1000)).isEqualTo(java.util.Arrays.copyOf(body, 1000));
+            assertThat(child).hasSize(1010);
+        }
+    }
+
     private static void put(ObjectStore store, String key, byte[] body) throws IOException {
         try (ObjectUpload upload = store.beginPut("kv-cache", key, body.length, "application/octet-stream", Map.of())) {
             upload.write(body, 0, body.length);

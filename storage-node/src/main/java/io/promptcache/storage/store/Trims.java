@@ -1,0 +1,112 @@
+package io.promptcache.storage.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Trimming a body file's unread tail ({@link ExtentRefs}): which files may be trimmed (only on disk, no RAM-only
+ * copy, no pending write), the CRC32C of the bytes kept, and the truncation itself, {@link #DELAY} after the batch
+ * that recorded it, so a GET already streaming the deleted object's tail from the file can finish. The freed bytes
+ * count as room at once; a crash before the truncation leaves a file longer than its record, which startup
+ * validation truncates.
+ */
+final class Trims implements ExtentRefs.Trimmer, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Trims.class);
+    static final Duration DELAY = Duration.ofSeconds(2);
+
+    private final DataDirectory directory;
+    private final StoreOptions options;
+    private final ScheduledThreadPoolExecutor truncations;
+    private volatile Tiers tiers;
+
+    Trims(DataDirectory directory, StoreOptions options) {
+        this.directory = directory;
+        this.options = options;
+        this.truncations = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread thread = Executors.defaultThreadFactory().newThread(r);
+            thread.setName("body-trim");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // pending truncations at a stop are left to the next startup validation
+        truncations.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /** Files become trimmable once the tiers exist (after startup validation). */
+    void attach(Tiers tiers) {
+        this.tiers = tiers;
+    }
+
+    @Override
+    public OptionalInt crc32cOfPrefix(String fileId, long length) {
+        Tiers current = tiers;
+        if (current == null || options.policy() == TierPolicy.RAM_ONLY || !current.onDisk(fileId)) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(crc32c(directory.objectFile(fileId), length));
+        } catch (IOException e) {
+            LOG.warn("Not trimming body file {}: {}", fileId, e.toString());
+            return OptionalInt.empty();
+        }
+    }
+
+    /** Truncates {@code fileId} to {@code keep} bytes after {@link #DELAY}. */
+    void truncateLater(String fileId, long keep) {
+        truncations.schedule(() -> {
+            try {
+                truncate(directory.objectFile(fileId), keep);
+            } catch (NoSuchFileException e) {
+                // deleted meanwhile: nothing to trim
+            } catch (IOException e) {
+                LOG.warn("Could not trim body file {} to {} bytes (startup validation will): {}", fileId, keep,
+                        e.toString());
+            }
+        }, DELAY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Cuts {@code file} to {@code keep} bytes; a shorter file is left as it is. */
+    static void truncate(Path file, long keep) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(keep);
+        }
+    }
+
+    /** The CRC32C of the first {@code length} bytes of {@code file}; an I/O error if it is shorter. */
+    static int crc32c(Path file, long length) throws IOException {
+        CRC32C crc = new CRC32C();
+        ByteBuffer buffer = ByteBuffer.allocate(256 << 10);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long position = 0;
+            while (position < length) {
+                buffer.clear().limit((int) Math.min(buffer.capacity(), length - position));
+                int n = channel.read(buffer, position);
+                if (n < 0) {
+                    throw new IOException(file + " has " + position + " bytes, fewer than " + length);
+                }
+                crc.update(buffer.flip());
+                position += n;
+            }
+        }
+        return (int) crc.getValue();
+    }
+
+    @Override
+    public void close() {
+        truncations.shutdown();
+    }
+}
