@@ -77,6 +77,11 @@ public class AccessSampler {
         w.lastAccessMs = System.currentTimeMillis();
     }
 
+    /** Whether a hit on {@code objectId} waits in the current window (not published yet). */
+    public boolean pending(String objectId) {
+        return current.containsKey(objectId);
+    }
+
     /** AccessEvents published since start. */
     public long published() {
         return published.get();

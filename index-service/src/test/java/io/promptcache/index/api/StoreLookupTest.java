@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.index.access.AccessSampler;
+import io.quarkus.arc.ClientProxy;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
@@ -104,6 +105,29 @@ class StoreLookupTest {
                 .body(containsString("promptcache_store_seconds_count{outcome=\"stored\"}"))
                 .body(containsString("promptcache_lookup_handler_seconds_count"))
                 .body(containsString("promptcache_global_store_unreadable_total"));
+    }
+
+    @Test
+    void shouldCountOnlyAHitOfTheWholeObjectAsAUseOfIt() {
+        // Given: an object of 20 blocks
+        String ns = Api.namespace("use-model");
+        int[] prompt = Api.tokens(20 * 16, 31);
+        String objectId = Api.store(ns, prompt, BLOCK_BYTES, Api.randomBytes(20 * BLOCK_BYTES, 32)).statusCode(201)
+                .extract().path("objectId");
+        access.flush();
+        // (holding the sampler's lock: its periodic flush, synchronized, cannot empty the window meanwhile)
+        AccessSampler sampler = ClientProxy.unwrap(access);
+        synchronized (sampler) {
+            // When: a prompt that shares its first 12 blocks only (a partial hit: the engine continues it)
+            int[] branch = Arrays.copyOf(prompt, 30 * 16);
+            System.arraycopy(Api.tokens(branch.length, 33), 12 * 16, branch, 12 * 16, branch.length - 12 * 16);
+            Api.lookup(ns, branch).statusCode(200).body("objectId", equalTo(objectId)).body("blocks", equalTo(12));
+            // Then: not a use of the object (its continuation will be the fresh one)
+            assertThat(sampler.pending(objectId)).isFalse();
+            // and a hit of all 20 blocks is
+            Api.lookup(ns, prompt).statusCode(200).body("objectId", equalTo(objectId)).body("blocks", equalTo(20));
+            assertThat(sampler.pending(objectId)).isTrue();
+        }
     }
 
     @Test
