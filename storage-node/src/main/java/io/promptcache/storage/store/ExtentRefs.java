@@ -153,7 +153,7 @@ final class ExtentRefs {
         if (entry.refs() == 1) {
             return entry.size();
         }
-        if (end < reach.lastKey() || reach.get(end) > 1) {
+        if (end < reach.lastKey() || reach.getOrDefault(end, 0) != 1) {
             return 0;
         }
         Long next = reach.lowerKey(end);
