@@ -73,21 +73,23 @@ final class ExtentRefs {
         /** A new body file, held whole by the referrer being written. */
         Change add(String fileId, long size, int crc32c) {
             added.put(fileId, new FileEntry(size, crc32c, 1));
-            deltas.computeIfAbsent(fileId, f -> new TreeMap<>()).merge(size, 1, Integer::sum);
-            return this;
+            return count(fileId, size, 1);
         }
 
         /** A new referrer of {@code extents}' files; they must exist. */
         Change retain(List<Extent> extents) {
-            reach(extents).forEach((f, end) -> deltas.computeIfAbsent(f, x -> new TreeMap<>()).merge(end, 1,
-                    Integer::sum));
+            reach(extents).forEach((f, end) -> count(f, end, 1));
             return this;
         }
 
         /** A referrer of {@code extents}' files goes away. */
         Change release(List<Extent> extents) {
-            reach(extents).forEach((f, end) -> deltas.computeIfAbsent(f, x -> new TreeMap<>()).merge(end, -1,
-                    Integer::sum));
+            reach(extents).forEach((f, end) -> count(f, end, -1));
+            return this;
+        }
+
+        private Change count(String fileId, long end, int delta) {
+            deltas.computeIfAbsent(fileId, f -> new TreeMap<>()).merge(end, delta, Integer::sum);
             return this;
         }
     }
@@ -182,7 +184,6 @@ final class ExtentRefs {
                     ? new TreeMap<>()
                     : new TreeMap<>(reaches.getOrDefault(fileId,
                             new TreeMap<>()));
-            int refs = added ? 0 : current.refs();
             for (Map.Entry<Long, Integer> r : d.getValue().entrySet()) {
                 int count = reach.getOrDefault(r.getKey(), 0) + r.getValue();
                 if (count < 0) {
@@ -193,17 +194,15 @@ final class ExtentRefs {
                 } else {
                     reach.put(r.getKey(), count);
                 }
-                refs += r.getValue();
             }
+            // one reference per referrer: the count is the referrers' reaches, summed
+            int refs = reach.values().stream().mapToInt(Integer::intValue).sum();
             next.put(fileId, new FileEntry(current.size(), current.crc32c(), refs));
             nextReaches.put(fileId, reach);
         }
         List<Freed> freed = new ArrayList<>();
         for (Map.Entry<String, FileEntry> e : next.entrySet()) {
             FileEntry entry = e.getValue();
-            if (entry.refs() < 0) {
-                throw new IllegalStateException("negative reference count of body file " + e.getKey());
-            }
             if (entry.refs() == 0) {
                 batch.deleteFile(e.getKey());
                 freed.add(new Freed(e.getKey(), entry.size(), 0));

@@ -2,18 +2,14 @@ package io.promptcache.storage.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -189,20 +185,11 @@ final class StartupValidator {
 
     /** Whether the file holds the body's bytes: its size and CRC32C are the ones stored. */
     static boolean hasChecksum(Path body, long expectedSize, int expectedCrc32c) {
-        CRC32C crc = new CRC32C();
-        // a heap buffer: with verify-on-read this runs per GET, where a fresh direct buffer each time would churn
-        ByteBuffer buffer = ByteBuffer.allocate(256 << 10);
-        long size = 0;
-        try (FileChannel channel = FileChannel.open(body, StandardOpenOption.READ)) {
-            int n;
-            while ((n = channel.read(buffer.clear())) >= 0) {
-                crc.update(buffer.flip());
-                size += n;
-            }
+        try {
+            return Files.size(body) == expectedSize && Trims.crc32c(body, expectedSize) == expectedCrc32c;
         } catch (IOException e) {
             return false;
         }
-        return size == expectedSize && (int) crc.getValue() == expectedCrc32c;
     }
 
     private long deleteOrphans(Set<String> referenced) {
