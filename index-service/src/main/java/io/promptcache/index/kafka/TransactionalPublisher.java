@@ -82,6 +82,28 @@ public class TransactionalPublisher {
         }
     }
 
+    /**
+     * Initializes the producers now rather than in the first stores (each {@code initTransactions} is a round trip
+     * to the transaction coordinator, seconds on a cold broker). Takes only idle producers and never blocks a
+     * store; a producer that fails to initialize is retried by the next store that uses it.
+     */
+    public void prepare() {
+        for (int i = 0; i < size; i++) {
+            Slot slot = pool.poll();
+            if (slot == null) {
+                return;
+            }
+            try {
+                slot.ready();
+            } catch (RuntimeException e) {
+                slot.discard();
+                LOG.debugf(e, "transactional producer %d not initialized at start", slot.index);
+            } finally {
+                pool.add(slot);
+            }
+        }
+    }
+
     /** Told how long each step of a publish took. */
     @FunctionalInterface
     public interface PhaseListener {
@@ -106,12 +128,16 @@ public class TransactionalPublisher {
             this.index = index;
         }
 
+        void ready() {
+            if (producer == null) {
+                producer = producers.transactional(index);
+                producer.initTransactions();
+            }
+        }
+
         void publish(List<ProducerRecord<byte[], byte[]>> records) {
             try {
-                if (producer == null) {
-                    producer = producers.transactional(index);
-                    producer.initTransactions();
-                }
+                ready();
                 producer.beginTransaction();
                 Future<?>[] sent = new Future<?>[records.size()];
                 for (int i = 0; i < sent.length; i++) {

@@ -362,6 +362,16 @@ public class StoreService {
         return now;
     }
 
+    /**
+     * Readies {@code node} for stores before the first one: its bucket exists (created if not) and the S3 client's
+     * path to it is initialized.
+     *
+     * @throws ApiException 503 when the node cannot be reached or refuses the bucket
+     */
+    public void prepare(NodeStatus node) {
+        ensureBucket(node);
+    }
+
     private void ensureBucket(NodeStatus node) {
         if (bucketsReady.contains(node.getEndpoint())) {
             return;

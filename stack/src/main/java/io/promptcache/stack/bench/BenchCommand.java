@@ -51,6 +51,11 @@ public final class BenchCommand implements Callable<Integer> {
             + "(default 60s)", converter = DurationConverter.class)
     Duration duration;
 
+    @Option(names = "--warmup", defaultValue = "PT0S", description = "latency percentiles count only operations "
+            + "started after this much of the run (the first minutes warm the JVMs up); the whole run's are reported "
+            + "too, and hit ratios, counts and bytes are always over the whole run (default 0)", converter = DurationConverter.class)
+    Duration warmup;
+
     @Option(names = "--requests", defaultValue = "9223372036854775807", description = "at most this many requests")
     long requests;
 
@@ -119,7 +124,7 @@ public final class BenchCommand implements Callable<Integer> {
                 ? index
                 : StackInfo.read(StackInfo.fileOrDefault(stackFile)).index();
         Workload workload = workload();
-        Driver driver = new Driver(replicas, workload, concurrency, duration, requests);
+        Driver driver = new Driver(replicas, workload, concurrency, duration, warmup, requests);
         console.println("bench: " + workload.describe() + " against " + replicas + ", concurrency " + concurrency
                 + ", at most " + duration.toSeconds() + " s");
         console.flush();
@@ -135,10 +140,12 @@ public final class BenchCommand implements Callable<Integer> {
         report.timeline().forEach((second, row) -> timeline.add(Map.of("second", second, "requests", row[0],
                 "hitBlocks", row[1], "blocks", row[2], "errors", row[3])));
         document.put("timeline", timeline);
+        document.put("latencyByMinute", report.minutes());
         BenchOutput.print(console, summary);
         BenchOutput.write(out, document, report);
         console.println("report: " + out.resolve("report.json") + ", plots: " + out.resolve("latency-cdf.svg") + ", "
-                + out.resolve("throughput.svg") + ", " + out.resolve("hit-ratio.svg"));
+                + out.resolve("throughput.svg") + ", " + out.resolve("hit-ratio.svg") + ", "
+                + out.resolve("store-latency.svg"));
         console.flush();
         return report.errorCount() == 0 ? 0 : 4;
     }

@@ -37,13 +37,24 @@ final class BenchOutput {
                 + " amplification %.3f: written / bytes of the blocks that missed)%n", summary.get("stores"),
                 summary.get("storesDeduplicated"), summary.get("storesContinued"), summary.get("bytesRead"),
                 summary.get("bytesWritten"), (Double) summary.get("writeAmplification"));
-        out.println("latency (us)      count       p50       p90       p99      p999       max");
-        ((Map<String, Map<String, Object>>) summary.get("latencyMicros")).forEach((op, p) -> out.printf(Locale.ROOT,
-                "  %-8s %10s %9s %9s %9s %9s %9s%n", op, p.get("count"), p.getOrDefault("p50", "-"),
-                p.getOrDefault("p90", "-"), p.getOrDefault("p99", "-"), p.getOrDefault("p999", "-"),
-                p.getOrDefault("max", "-")));
+        Object wholeRun = summary.get("latencyMicrosWholeRun");
+        latencies(out, wholeRun == null ? "" : " after the warm-up (" + summary.get("warmupSeconds") + " s)",
+                (Map<String, Map<String, Object>>) summary.get("latencyMicros"));
+        if (wholeRun != null) {
+            latencies(out, " over the whole run", (Map<String, Map<String, Object>>) wholeRun);
+        }
         out.println("errors: " + summary.get("errors"));
+        ((Map<String, List<String>>) summary.get("errorSamples")).forEach((kind, messages) -> messages
+                .forEach(m -> out.println("  " + kind + ": " + m)));
         out.flush();
+    }
+
+    private static void latencies(PrintWriter out, String over, Map<String, Map<String, Object>> ops) {
+        out.println("latency (us)" + over);
+        out.println("  op            count       p50       p90       p99      p999       max");
+        ops.forEach((op, p) -> out.printf(Locale.ROOT, "  %-8s %10s %9s %9s %9s %9s %9s%n", op, p.get("count"),
+                p.getOrDefault("p50", "-"), p.getOrDefault("p90", "-"), p.getOrDefault("p99", "-"),
+                p.getOrDefault("p999", "-"), p.getOrDefault("max", "-")));
     }
 
     static void write(Path dir, Map<String, Object> document, Report report) {
@@ -86,8 +97,25 @@ final class BenchOutput {
             blocks += row[2];
             cumulative[i++] = blocks == 0 ? 0 : (double) hits / blocks;
         }
+        storeLatency(dir, report.minutes());
         new LineChart("Block hit ratio over time", "seconds", "block hit ratio", false).yMax(1)
                 .series("each second", seconds, hitRatio).series("since the start", seconds, cumulative)
                 .write(dir.resolve("hit-ratio.svg"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void storeLatency(Path dir, List<Map<String, Object>> minutes) {
+        List<Map<String, Object>> rows = minutes.stream().filter(m -> m.containsKey("store")).toList();
+        if (rows.isEmpty()) {
+            return;
+        }
+        double[] minute = rows.stream().mapToDouble(m -> ((Long) m.get("minute")).doubleValue()).toArray();
+        LineChart chart = new LineChart("Store latency per minute", "minute of the run", "latency (ms)", false);
+        for (String p : new String[]{"p50", "p90", "p99"}) {
+            chart.series(p, minute, rows.stream()
+                    .mapToDouble(m -> ((Number) ((Map<String, Object>) m.get("store")).get(p)).doubleValue() / 1000)
+                    .toArray());
+        }
+        chart.write(dir.resolve("store-latency.svg"));
     }
 }

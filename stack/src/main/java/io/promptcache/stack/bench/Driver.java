@@ -26,13 +26,15 @@ final class Driver {
     private final long maxRequests;
     private final IndexApi api;
     private final KvPayload payload;
-    private final Report report = new Report();
+    private final Report report;
     private final AtomicLong taken = new AtomicLong();
     private final AtomicLong late = new AtomicLong();
     private String[] namespaces;
 
-    Driver(List<String> replicas, Workload workload, int concurrency, Duration duration, long maxRequests) {
+    Driver(List<String> replicas, Workload workload, int concurrency, Duration duration, Duration warmup,
+            long maxRequests) {
         this.replicas = List.copyOf(replicas);
+        this.report = new Report(warmup);
         this.workload = workload;
         this.concurrency = concurrency;
         this.duration = duration;
@@ -46,6 +48,7 @@ final class Driver {
         for (int i = 0; i < replicas.size(); i++) {
             namespaces[i] = api.namespace(replicas.get(i), model, workload.blockSize());
         }
+        report.start();
         long start = System.nanoTime();
         long deadline = start + duration.toNanos();
         List<Thread> workers = new ArrayList<>();
@@ -116,7 +119,8 @@ final class Driver {
             if (lookup.hit()) {
                 byte[] bytes = load(index, lookup);
                 if (bytes != null && !payload.matches(bytes, request.blockIds(), lookup.blocks())) {
-                    report.error("get_wrong_bytes");
+                    report.error("get_wrong_bytes",
+                            "object " + lookup.objectId() + ": the range GET returned other bytes");
                     return;
                 }
                 matched = bytes == null ? 0 : lookup.blocks();
@@ -130,7 +134,7 @@ final class Driver {
                 report.stored(kv.length, stored, (request.blocks() - matched) * payload.bytesPerBlock());
             }
         } catch (IndexApi.CallFailed e) {
-            report.error(e.kind());
+            report.error(e.kind(), e.getMessage());
         }
     }
 

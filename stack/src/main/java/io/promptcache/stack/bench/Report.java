@@ -1,6 +1,9 @@
 package io.promptcache.stack.bench;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -11,8 +14,9 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * What a bench run measured, recorded by the workers as they go: latency per operation (HdrHistogram, microseconds),
- * request / block / token counts and hits, bytes moved, errors by kind, and a per-second timeline.
+ * What a bench run measured, recorded by the workers as they go: latency per operation (HdrHistogram, microseconds)
+ * over the run after its warm-up, over the whole run and per minute; request / block / token counts and hits, bytes
+ * moved, errors by kind, and a per-second timeline. Counts and hit ratios are always over the whole run.
  */
 public final class Report {
 
@@ -29,8 +33,12 @@ public final class Report {
     }
 
     private static final long MAX_MICROS = 120_000_000L;
+    private static final int ERROR_SAMPLES = 3;
 
     private final Map<Op, Histogram> latency = new LinkedHashMap<>();
+    private final Map<Op, Histogram> wholeRun = new LinkedHashMap<>();
+    private final Map<Op, Map<Long, Histogram>> byMinute = new LinkedHashMap<>();
+    private final long warmupNanos;
     private final LongAdder requests = new LongAdder();
     private final LongAdder hits = new LongAdder();
     private final LongAdder blocks = new LongAdder();
@@ -45,26 +53,38 @@ public final class Report {
     private final LongAdder continued = new LongAdder();
     private final LongAdder goneOnGet = new LongAdder();
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> errorSamples = new ConcurrentHashMap<>();
     private final Map<Long, long[]> timeline = new TreeMap<>(); // second -> {requests, hit blocks, blocks, errors}
-    private final long startNanos = System.nanoTime();
+    private volatile long startNanos = System.nanoTime();
     private volatile long endNanos;
 
-    public Report() {
+    /** Latencies of operations that started in the first {@code warmup} of the run count only in the whole run's. */
+    public Report(Duration warmup) {
+        this.warmupNanos = warmup.toNanos();
         for (Op op : Op.values()) {
             latency.put(op, new ConcurrentHistogram(MAX_MICROS, 3));
+            wholeRun.put(op, new ConcurrentHistogram(MAX_MICROS, 3));
+            byMinute.put(op, new ConcurrentHashMap<>());
         }
     }
 
     void latency(Op op, long nanos) {
-        latency.get(op).recordValue(Math.min(MAX_MICROS, Math.max(1, nanos / 1000)));
+        long micros = Math.min(MAX_MICROS, Math.max(1, nanos / 1000));
+        long started = System.nanoTime() - nanos - startNanos;
+        wholeRun.get(op).recordValue(micros);
+        if (warmupNanos == 0 || started >= warmupNanos) {
+            latency.get(op).recordValue(micros);
+        }
+        byMinute.get(op).computeIfAbsent(Math.max(0, started) / 60_000_000_000L,
+                m -> new ConcurrentHistogram(MAX_MICROS, 2)).recordValue(micros);
     }
 
-    /** A request done: {@code hitBlocks} of its {@code blocks} came from the cache. */
     /** A hit whose GET answered 404: counted as a miss and invalidated. */
     void goneOnGet() {
         goneOnGet.increment();
     }
 
+    /** A request done: {@code matched} of its blocks came from the cache. */
     void request(BenchRequest request, int blockSize, int matched) {
         requests.increment();
         blocks.add(request.blocks());
@@ -98,8 +118,15 @@ public final class Report {
         bytesRead.add(bytes);
     }
 
-    void error(String kind) {
+    /** A failed request; the first {@link #ERROR_SAMPLES} messages of each kind are kept for the report. */
+    void error(String kind, String message) {
         errors.computeIfAbsent(kind, k -> new LongAdder()).increment();
+        List<String> samples = errorSamples.computeIfAbsent(kind, k -> new ArrayList<>());
+        synchronized (samples) {
+            if (samples.size() < ERROR_SAMPLES) {
+                samples.add(message);
+            }
+        }
         tick(0, 0, 1);
     }
 
@@ -112,6 +139,11 @@ public final class Report {
             row[2] += total;
             row[3] += error;
         }
+    }
+
+    /** The run starts now (the workers start). */
+    void start() {
+        startNanos = System.nanoTime();
     }
 
     void finish() {
@@ -138,6 +170,15 @@ public final class Report {
         return latency.get(op);
     }
 
+    /** Per minute of the run (by the operations' start): each operation's latency percentiles. */
+    public List<Map<String, Object>> minutes() {
+        Map<Long, Map<String, Object>> rows = new TreeMap<>();
+        byMinute.forEach((op, minutes) -> minutes.forEach((minute, h) -> rows
+                .computeIfAbsent(minute, m -> new LinkedHashMap<>(Map.of("minute", m)))
+                .put(op.label(), percentiles(h))));
+        return new ArrayList<>(rows.values());
+    }
+
     /** The report as plain maps and numbers, for JSON and the console. */
     public Map<String, Object> summary() {
         Map<String, Object> s = new LinkedHashMap<>();
@@ -159,12 +200,21 @@ public final class Report {
         s.put("writeAmplification", missedBlockBytes.sum() == 0
                 ? 0.0
                 : (double) bytesWritten.sum() / missedBlockBytes.sum());
-        Map<String, Object> ops = new LinkedHashMap<>();
-        latency.forEach((op, h) -> ops.put(op.label(), percentiles(h)));
-        s.put("latencyMicros", ops);
+        s.put("warmupSeconds", warmupNanos / 1e9);
+        s.put("latencyMicros", percentiles(latency));
+        if (warmupNanos > 0) {
+            s.put("latencyMicrosWholeRun", percentiles(wholeRun));
+        }
         Map<String, Long> errs = new TreeMap<>();
         errors.forEach((k, v) -> errs.put(k, v.sum()));
         s.put("errors", errs);
+        Map<String, List<String>> samples = new TreeMap<>();
+        errorSamples.forEach((k, v) -> {
+            synchronized (v) {
+                samples.put(k, List.copyOf(v));
+            }
+        });
+        s.put("errorSamples", samples);
         return s;
     }
 
@@ -173,6 +223,12 @@ public final class Report {
         synchronized (timeline) {
             return new TreeMap<>(timeline);
         }
+    }
+
+    private static Map<String, Object> percentiles(Map<Op, Histogram> histograms) {
+        Map<String, Object> ops = new LinkedHashMap<>();
+        histograms.forEach((op, h) -> ops.put(op.label(), percentiles(h)));
+        return ops;
     }
 
     private static Map<String, Object> percentiles(Histogram h) {
