@@ -10,6 +10,9 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import io.promptcache.index.config.IndexConfig;
 
@@ -41,6 +44,17 @@ public class ApiExceptionMapper {
     @ServerExceptionMapper
     public Response json(JsonProcessingException e) {
         return api(ApiException.malformedJson(e));
+    }
+
+    /**
+     * A JSON value of the wrong type or shape ({@code "tokens": "xxxx"}, {@code []} for an object): 400 with this
+     * service's error body. Named one by one because quarkus-rest-jackson maps these types itself, to a 500
+     * ({@link InvalidDefinitionException}) or a 400 in another shape, and the most specific mapper wins.
+     */
+    @ServerExceptionMapper({MismatchedInputException.class, InvalidDefinitionException.class,
+            JsonMappingException.class})
+    public Response mapping(JsonMappingException e) {
+        return json(e);
     }
 
     @ServerExceptionMapper

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -19,8 +20,11 @@ import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -104,6 +108,22 @@ class RequestValidationTest {
                 .body("error", equalTo("MethodNotAllowed"));
         given().contentType(ContentType.JSON).post(path).then().statusCode(400)
                 .body("message", containsString("send {"));
+    }
+
+    @Test
+    void shouldAnswerMistypedJsonFieldsWith400AndAMessageOnEveryJsonEndpoint() {
+        String ns = Api.namespace("mistyped-model");
+        Map<String, String> answers = new LinkedHashMap<>();
+        for (String path : new String[]{"/lookup", "/reservations", "/route"}) {
+            for (String body : new String[]{"{\"tokens\": \"xxxx\"}", "{\"tokens\": \"\"}", "{\"tokens\": 7}",
+                    "{\"tokens\": {}}", "{\"blockHashes\": \"00\"}", "{\"tokens\": [1.5]}", "[]", "\"x\"", "17"}) {
+                ExtractableResponse<Response> answer = given().contentType(ContentType.JSON).body(body)
+                        .post("/v1/namespaces/" + ns + path).then().extract();
+                answers.put(path + " " + body, answer.statusCode() + " " + answer.body().asString());
+            }
+        }
+        assertThat(answers).allSatisfy((request, answer) -> assertThat(answer).as(request)
+                .matches("400 \\{\"error\":\"\\w+\",\"message\":\".+"));
     }
 
     @Test
