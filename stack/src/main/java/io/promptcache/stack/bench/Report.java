@@ -36,6 +36,7 @@ public final class Report {
     private static final int ERROR_SAMPLES = 3;
 
     private final Map<Op, Histogram> latency = new LinkedHashMap<>();
+    /** Only with a warm-up: without one, {@link #latency} is the whole run's. */
     private final Map<Op, Histogram> wholeRun = new LinkedHashMap<>();
     private final Map<Op, Map<Long, Histogram>> byMinute = new LinkedHashMap<>();
     private final long warmupNanos;
@@ -63,7 +64,9 @@ public final class Report {
         this.warmupNanos = warmup.toNanos();
         for (Op op : Op.values()) {
             latency.put(op, new ConcurrentHistogram(MAX_MICROS, 3));
-            wholeRun.put(op, new ConcurrentHistogram(MAX_MICROS, 3));
+            if (warmupNanos > 0) {
+                wholeRun.put(op, new ConcurrentHistogram(MAX_MICROS, 3));
+            }
             byMinute.put(op, new ConcurrentHashMap<>());
         }
     }
@@ -71,8 +74,11 @@ public final class Report {
     void latency(Op op, long nanos) {
         long micros = Math.min(MAX_MICROS, Math.max(1, nanos / 1000));
         long started = System.nanoTime() - nanos - startNanos;
-        wholeRun.get(op).recordValue(micros);
-        if (warmupNanos == 0 || started >= warmupNanos) {
+        Histogram whole = wholeRun.get(op);
+        if (whole != null) {
+            whole.recordValue(micros);
+        }
+        if (started >= warmupNanos || whole == null) {
             latency.get(op).recordValue(micros);
         }
         byMinute.get(op).computeIfAbsent(Math.max(0, started) / 60_000_000_000L,
@@ -202,7 +208,7 @@ public final class Report {
                 : (double) bytesWritten.sum() / missedBlockBytes.sum());
         s.put("warmupSeconds", warmupNanos / 1e9);
         s.put("latencyMicros", percentiles(latency));
-        if (warmupNanos > 0) {
+        if (!wholeRun.isEmpty()) {
             s.put("latencyMicrosWholeRun", percentiles(wholeRun));
         }
         Map<String, Long> errs = new TreeMap<>();
