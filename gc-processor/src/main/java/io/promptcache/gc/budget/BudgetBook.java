@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.promptcache.gc.storage.NodeLiveness;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.TombstoneReason;

@@ -8,10 +8,10 @@ import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 import io.promptcache.gc.metrics.GcMetrics;
-import io.promptcache.gc.storage.NodeLiveness;
 import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageCallException;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
 
 /**

@@ -2,7 +2,7 @@ package io.promptcache.gc.budget;
 
 import java.util.Map;
 
-import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.schema.node.NodeLiveness;
 
 /**
  * The limits a plan enforces.

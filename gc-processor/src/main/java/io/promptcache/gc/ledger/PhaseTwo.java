@@ -8,11 +8,11 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.jboss.logging.Logger;
 
 import io.promptcache.gc.metrics.GcMetrics;
-import io.promptcache.gc.storage.NodeLiveness;
 import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.NodeTable;
 import io.promptcache.gc.storage.StorageCallException;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.ObjectRecord;
 

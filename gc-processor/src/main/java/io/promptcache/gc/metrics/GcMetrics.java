@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.gc.budget.Usage;
+import io.promptcache.schema.object.TombstoneReasons;
 import io.promptcache.schema.proto.TombstoneReason;
 
 /**
@@ -67,7 +68,7 @@ public final class GcMetrics {
 
     public void tombstoned(TombstoneReason reason) {
         tombstones.computeIfAbsent(reason, r -> registry.counter("promptcache_gc_tombstones_total", "reason",
-                r.name().substring("TOMBSTONE_REASON_".length()).toLowerCase())).increment();
+                TombstoneReasons.word(r))).increment();
     }
 
     /** An eviction candidate was marked on its node. */

@@ -18,7 +18,7 @@ import io.promptcache.gc.budget.Policy;
 import io.promptcache.gc.config.GcConfig;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.metrics.GcMetrics;
-import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.topic.TopicCatalog;
 
 /** Turns {@link GcConfig} into the topology's settings, and produces the metrics. */

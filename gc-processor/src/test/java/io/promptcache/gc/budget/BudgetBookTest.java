@@ -7,8 +7,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.gc.storage.NodeLiveness;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;

@@ -5,8 +5,6 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -15,35 +13,20 @@ import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiErrors;
+import io.promptcache.index.error.ApiException;
 
-/** Maps failures to JSON {@link ApiError} bodies; never a bare 500 for bad input. */
+/** The REST resources' failures, rendered by {@link ApiErrors} (as the lookup route's are): never a bare 500. */
 public class ApiExceptionMapper {
-
-    private static final Logger LOG = Logger.getLogger(ApiExceptionMapper.class);
 
     @Inject
     IndexConfig config;
 
-    /** The global stores are not queryable yet (restoring after start) or any more (shutting down). */
+    /** Anything a resource throws (ApiException, a store not queryable while restoring, a defect). */
     @ServerExceptionMapper
-    public Response restoring(InvalidStateStoreException e) {
-        return api(ApiException.restoring(config.retryAfter(), e));
-    }
-
-    @ServerExceptionMapper
-    public Response api(ApiException e) {
-        if (e.status() >= 500) {
-            LOG.warnf("%d %s: %s", e.status(), e.code(), e.getMessage());
-        }
-        Response.ResponseBuilder response = Response.status(e.status()).type(MediaType.APPLICATION_JSON)
-                .entity(e.body());
-        e.headers().forEach(response::header);
-        return response.build();
-    }
-
-    @ServerExceptionMapper
-    public Response json(JsonProcessingException e) {
-        return api(ApiException.malformedJson(e));
+    public Response any(Exception e) {
+        return render(e);
     }
 
     /**
@@ -51,30 +34,43 @@ public class ApiExceptionMapper {
      * service's error body. Named one by one because quarkus-rest-jackson maps these types itself, to a 500
      * ({@link InvalidDefinitionException}) or a 400 in another shape, and the most specific mapper wins.
      */
-    @ServerExceptionMapper({MismatchedInputException.class, InvalidDefinitionException.class,
-            JsonMappingException.class})
-    public Response mapping(JsonMappingException e) {
-        return json(e);
+    @ServerExceptionMapper({JsonProcessingException.class, MismatchedInputException.class,
+            InvalidDefinitionException.class, JsonMappingException.class})
+    public Response json(JsonProcessingException e) {
+        return render(e);
     }
 
+    /** What Quarkus REST decided itself (no such path, wrong method or media type, a body it could not read). */
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();
-        if (status == 400 && e.getCause() instanceof JsonProcessingException json) {
-            return json(json);
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return render(json);
         }
-        String code = switch (status) {
-            case 404 -> "NotFound";
-            case 405 -> "MethodNotAllowed";
-            case 406 -> "NotAcceptable";
-            case 413 -> "TooLarge";
-            case 415 -> "UnsupportedMediaType";
-            default -> status < 500 ? "BadRequest" : "InternalError";
+        ApiErrorCode code = switch (status) {
+            case 404 -> ApiErrorCode.NOT_FOUND;
+            case 405 -> ApiErrorCode.METHOD_NOT_ALLOWED;
+            case 406 -> ApiErrorCode.NOT_ACCEPTABLE;
+            case 413 -> ApiErrorCode.TOO_LARGE;
+            case 415 -> ApiErrorCode.UNSUPPORTED_MEDIA_TYPE;
+            default -> status < 500 ? ApiErrorCode.BAD_REQUEST : ApiErrorCode.INTERNAL_ERROR;
         };
-        String message = e.getMessage() == null ? e.getResponse().getStatusInfo().getReasonPhrase() : e.getMessage();
-        if (status >= 500) {
-            LOG.error("request failed", e);
+        if (code == ApiErrorCode.INTERNAL_ERROR) {
+            return render(e);
         }
-        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new ApiError(code, message)).build();
+        String reason = e.getResponse().getStatusInfo().getReasonPhrase();
+        Response response = render(new ApiException(code, (reason == null ? "" : reason + ": ") + code.remedy()));
+        if (response.getStatus() == status) {
+            return response;
+        }
+        return Response.fromResponse(response).status(status).build();
+    }
+
+    private Response render(Throwable failure) {
+        ApiErrors.Rendered error = ApiErrors.render(failure, config.retryAfter());
+        Response.ResponseBuilder response = Response.status(error.status()).type(MediaType.APPLICATION_JSON)
+                .entity(error.body());
+        error.headers().forEach(response::header);
+        return response.build();
     }
 }

@@ -2,6 +2,8 @@ package io.promptcache.index.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.promptcache.index.lookup.LookupResult;
+
 /**
  * The answer to a lookup. On a miss only {@code hit=false} and {@code probes}.
  *
@@ -19,7 +21,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 public record LookupResponse(boolean hit, String objectId, Integer blocks, Integer tokens, Long usableBytes,
         String location, String range, String node, int probes) {
 
-    public static LookupResponse miss(int probes) {
-        return new LookupResponse(false, null, null, null, null, null, null, null, probes);
+    static LookupResponse of(LookupResult r) {
+        if (!r.hit()) {
+            return new LookupResponse(false, null, null, null, null, null, null, null, r.probes());
+        }
+        return new LookupResponse(true, r.objectId(), r.blocks(), r.tokens(), r.usableBytes(), r.location(),
+                r.range(), r.node(), r.probes());
     }
 }

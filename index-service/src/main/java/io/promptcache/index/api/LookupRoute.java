@@ -7,25 +7,25 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.jboss.logging.Logger;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiError;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiErrors;
+import io.promptcache.index.error.ApiException;
 import io.promptcache.index.lookup.LookupService;
+import io.promptcache.index.lookup.Prefixes;
 import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.hash.PrefixChain;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -51,12 +51,6 @@ public class LookupRoute {
     public static final String TOKENS_BINARY = "application/vnd.promptcache.tokens";
     static final String PATH = "/v1/namespaces/:namespace/lookup";
     private static final String JSON = "application/json";
-    /** Bytes a JSON body may spend per token ({@code "-2147483648, "}) and per block hash (64 bytes as hex). */
-    private static final long JSON_BYTES_PER_TOKEN = 16;
-    private static final long JSON_BYTES_PER_BLOCK_HASH = 136;
-    private static final long JSON_SLACK = 64 << 10;
-    private static final Logger LOG = Logger.getLogger(LookupRoute.class);
-
     private final LookupService lookup;
     private final NamespaceRegistry namespaces;
     private final Tenancy tenancy;
@@ -65,7 +59,7 @@ public class LookupRoute {
     private final ObjectReader requests;
     private final ObjectWriter answers;
     private final ObjectWriter errors;
-    private final long jsonLimit;
+    private final RequestLimits limits;
 
     LookupRoute(LookupService lookup, NamespaceRegistry namespaces, Tenancy tenancy, IndexConfig config,
             IndexMetrics metrics, ObjectMapper mapper) {
@@ -77,16 +71,16 @@ public class LookupRoute {
         this.requests = mapper.readerFor(PrefixInput.class);
         this.answers = mapper.writerFor(LookupResponse.class);
         this.errors = mapper.writerFor(ApiError.class);
-        this.jsonLimit = JSON_BYTES_PER_TOKEN * config.maxTokens()
-                + JSON_BYTES_PER_BLOCK_HASH * config.maxBlockHashes() + JSON_SLACK;
+        this.limits = new RequestLimits(config);
     }
 
     void register(@Observes Router router) {
         router.post(PATH).order(Integer.MIN_VALUE / 2).handler(this::lookup);
         router.route(PATH).order(Integer.MIN_VALUE / 2 + 1).handler(context -> {
             context.response().putHeader(HttpHeaders.ALLOW, "POST");
-            fail(context, System.nanoTime(), new ApiException(405, "MethodNotAllowed", "a lookup is a POST of the "
-                    + "tokens ({\"tokens\": [...]}) or the binary form " + TOKENS_BINARY));
+            fail(context, System.nanoTime(),
+                    new ApiException(ApiErrorCode.METHOD_NOT_ALLOWED, "a lookup is a POST of the "
+                            + "tokens ({\"tokens\": [...]}) or the binary form " + TOKENS_BINARY));
         });
     }
 
@@ -95,7 +89,7 @@ public class LookupRoute {
         HttpServerRequest request = context.request();
         try {
             boolean binary = binary(request.getHeader(HttpHeaders.CONTENT_TYPE));
-            long limit = binary ? 4L * config.maxTokens() : jsonLimit;
+            long limit = binary ? limits.lookupBinary() : limits.lookupJson();
             long declared = declaredLength(request.getHeader(HttpHeaders.CONTENT_LENGTH));
             if (declared > limit) {
                 throw tooLarge(binary, declared, limit);
@@ -133,11 +127,11 @@ public class LookupRoute {
             PrefixInput json = binary ? null : parse(body);
             long decoded = System.nanoTime();
             PrefixChain chain = binary
-                    ? PrefixInput.binaryChain(spec, body.array(), body.length(), config)
+                    ? Prefixes.binaryChain(spec, body.array(), body.length(), config)
                     : json.chain(spec, config);
-            LookupResponse response = lookup.lookup(spec, chain);
+            LookupResponse response = LookupResponse.of(lookup.lookup(spec, chain));
             metrics.lookupHandler(System.nanoTime() - decoded);
-            send(context, 200, answers.writeValueAsBytes(response), Map.of());
+            Replies.json(context, 200, answers.writeValueAsBytes(response), Map.of());
             metrics.lookupLatency(response.hit() ? "hit" : "miss", System.nanoTime() - start);
         } catch (RuntimeException | JsonProcessingException e) {
             fail(context, start, e);
@@ -158,43 +152,8 @@ public class LookupRoute {
     }
 
     private void fail(RoutingContext context, long start, Throwable failure) {
-        ApiException error = apiException(failure);
-        try {
-            send(context, error.status(), errors.writeValueAsBytes(error.body()), error.headers());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("an ApiError always serializes", e);
-        }
+        Replies.error(context, ApiErrors.render(failure, config.retryAfter()), errors);
         metrics.lookupLatency("error", System.nanoTime() - start);
-    }
-
-    private ApiException apiException(Throwable failure) {
-        if (failure instanceof ApiException api) {
-            if (api.status() >= 500) {
-                LOG.warnf("%d %s: %s", api.status(), api.code(), api.getMessage());
-            }
-            return api;
-        }
-        if (failure instanceof InvalidStateStoreException restoring) {
-            return ApiException.restoring(config.retryAfter(), restoring);
-        }
-        if (failure instanceof JsonProcessingException json) {
-            return ApiException.malformedJson(json);
-        }
-        LOG.error("lookup failed", failure);
-        return new ApiException(500, "InternalError", "the lookup failed on this replica: " + failure);
-    }
-
-    private static void send(RoutingContext context, int status, byte[] json, Map<String, String> headers) {
-        HttpServerResponse response = context.response();
-        if (response.ended() || response.closed()) {
-            return;
-        }
-        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, JSON);
-        headers.forEach(response::putHeader);
-        if (!context.request().isEnded()) {
-            response.putHeader(HttpHeaders.CONNECTION, "close");
-        }
-        response.end(Buffer.buffer(json));
     }
 
     /** Whether the content type is the binary form; 415 unless it is that or JSON. */
@@ -206,9 +165,10 @@ public class LookupRoute {
         if (type.equals(JSON)) {
             return false;
         }
-        throw new ApiException(415, "UnsupportedMediaType", "a lookup body is " + JSON + " ({\"tokens\": [...]} or "
-                + "{\"blockHashes\": [...]}) or " + TOKENS_BINARY + " (little-endian int32 token ids); got "
-                + (contentType == null ? "no Content-Type" : contentType));
+        throw new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE,
+                "a lookup body is " + JSON + " ({\"tokens\": [...]} or "
+                        + "{\"blockHashes\": [...]}) or " + TOKENS_BINARY + " (little-endian int32 token ids); got "
+                        + (contentType == null ? "no Content-Type" : contentType));
     }
 
     private static long declaredLength(String contentLength) {
@@ -224,9 +184,9 @@ public class LookupRoute {
 
     private ApiException tooLarge(boolean binary, long bytes, long limit) {
         if (binary) {
-            return PrefixInput.tooManyTokens((bytes + 3) / 4, config);
+            return Prefixes.tooManyTokens((bytes + 3) / 4, config);
         }
-        return new ApiException(413, "TooLarge", "a JSON lookup body is at most " + limit + " bytes (from "
+        return new ApiException(ApiErrorCode.TOO_LARGE, "a JSON lookup body is at most " + limit + " bytes (from "
                 + "promptcache.index.max-tokens and max-block-hashes), got " + bytes + "; send fewer tokens, or the "
                 + "binary form " + TOKENS_BINARY);
     }

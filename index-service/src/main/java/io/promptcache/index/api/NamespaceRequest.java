@@ -1,5 +1,6 @@
 package io.promptcache.index.api;
 
+import io.promptcache.index.error.ApiException;
 import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.namespace.NamespaceSpec;
 

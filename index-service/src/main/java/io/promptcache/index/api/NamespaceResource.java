@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import io.promptcache.index.error.ApiException;
 import io.promptcache.index.namespace.NamespaceRegistry;
 import io.promptcache.index.tenancy.Caller;
 import io.promptcache.index.tenancy.Tenancy;

@@ -19,20 +19,11 @@ import jakarta.ws.rs.core.StreamingOutput;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.storage.NodeStorage;
 import io.promptcache.index.store.ObjectService;
-import io.promptcache.index.store.StorageClients;
-import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.index.tenancy.Tenancy;
-import io.promptcache.schema.key.ObjectId;
-import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.object.TombstoneReasons;
 import io.promptcache.schema.proto.ObjectRecord;
-
-import software.amazon.awssdk.core.ResponseInputStream;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** Objects: load (the one range GET, proxied), invalidate, delete. */
 @Path("/v1/objects/{objectId}")
@@ -40,18 +31,11 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 public class ObjectResource {
 
     private final ObjectService objects;
-    private final ReplicaStores stores;
-    private final StorageClients storage;
     private final Tenancy tenancy;
-    private final IndexConfig config;
 
-    ObjectResource(ObjectService objects, ReplicaStores stores, StorageClients storage, Tenancy tenancy,
-            IndexConfig config) {
+    ObjectResource(ObjectService objects, Tenancy tenancy) {
         this.objects = objects;
-        this.stores = stores;
-        this.storage = storage;
         this.tenancy = tenancy;
-        this.config = config;
     }
 
     @GET
@@ -60,42 +44,17 @@ public class ObjectResource {
             + "tombstoned object stays loadable during its grace window. 404 from the node invalidates it.")
     public Response load(@Context HttpHeaders headers, @PathParam("objectId") String objectId,
             @HeaderParam("Range") String range) {
-        ObjectRecord record = objects.require(tenancy.caller(headers), objectId);
-        NodeStatus node = record.getNodesCount() == 0 ? null : stores.node(record.getNodes(0));
-        if (node == null) {
-            throw ApiException.unavailable("StorageNodeGone", "the node of object " + objectId
-                    + " is not known any more", config.retryAfter(), null);
-        }
-        ResponseInputStream<GetObjectResponse> in;
-        try {
-            in = storage.client().getObject(b -> b.bucket(record.getBucket()).key(record.getKey()).range(range)
-                    .overrideConfiguration(storage.at(node.getEndpoint())));
-        } catch (NoSuchKeyException e) {
-            objects.invalidateMissing(ObjectId.parse(objectId), record);
-            throw ApiException.notFound("ObjectMissing", "storage node " + node.getNodeId() + " does not have "
-                    + "object " + objectId + " (lost); it is invalidated: treat it as a miss");
-        } catch (S3Exception e) {
-            if (e.statusCode() == 416) {
-                throw new ApiException(416, "InvalidRange", "range " + range + " is outside the object's "
-                        + record.getTotalBytes() + " bytes");
-            }
-            throw ApiException.unavailable("StorageNodeFailed", "storage node " + node.getNodeId()
-                    + " failed the GET: " + e.getMessage(), config.retryAfter(), e);
-        } catch (SdkException e) {
-            throw ApiException.unavailable("StorageNodeFailed", "storage node " + node.getNodeId()
-                    + " failed the GET: " + e.getMessage(), config.retryAfter(), e);
-        }
-        GetObjectResponse meta = in.response();
+        NodeStorage.Body body = objects.load(tenancy.caller(headers), objectId, range);
         StreamingOutput output = out -> {
-            try (InputStream body = in) {
-                body.transferTo(out);
+            try (InputStream in = body.in()) {
+                in.transferTo(out);
             }
         };
-        Response.ResponseBuilder response = Response.status(meta.contentRange() == null ? 200 : 206)
+        Response.ResponseBuilder response = Response.status(body.contentRange() == null ? 200 : 206)
                 .entity(output).type(MediaType.APPLICATION_OCTET_STREAM)
-                .header(HttpHeaders.CONTENT_LENGTH, meta.contentLength());
-        if (meta.contentRange() != null) {
-            response.header("Content-Range", meta.contentRange());
+                .header(HttpHeaders.CONTENT_LENGTH, body.length());
+        if (body.contentRange() != null) {
+            response.header("Content-Range", body.contentRange());
         }
         return response.build();
     }
@@ -122,6 +81,6 @@ public class ObjectResource {
                         ? "LIVE"
                         : "TOMBSTONED",
                 "deleteAfterMs", record.getTombstone().getDeleteAfterMs(),
-                "reason", record.getTombstone().getReason().name());
+                "reason", TombstoneReasons.word(record.getTombstone().getReason()));
     }
 }

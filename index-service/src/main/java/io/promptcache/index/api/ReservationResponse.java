@@ -2,6 +2,8 @@ package io.promptcache.index.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.promptcache.index.store.Reservation;
+
 /**
  * A reservation for the two-step store: PUT exactly {@code bytes} bytes to {@code uploadUrl}, then commit. When a
  * live object already covers the prefix, {@code deduplicated} is true, {@code objectId} names it and there is
@@ -22,4 +24,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ReservationResponse(String objectId, boolean deduplicated, String node, String uploadUrl, Long bytes,
         Long expiresAtMs, String commitPath, Integer fromBlock, String continues, String uploadId) {
+
+    /** The answer to {@code reservation} in {@code namespace}: with where to commit it unless deduplicated. */
+    static ReservationResponse of(String namespace, Reservation r) {
+        String commitPath = r.deduplicated()
+                ? null
+                : "/v1/namespaces/" + namespace + "/reservations/" + r.objectId() + "/commit";
+        return new ReservationResponse(r.objectId(), r.deduplicated(), r.node(), r.uploadUrl(), r.bytes(),
+                r.expiresAtMs(), commitPath, r.fromBlock(), r.continues(), r.uploadId());
+    }
 }

@@ -19,6 +19,10 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiException;
+import io.promptcache.index.lookup.LookupService;
+import io.promptcache.index.lookup.Prefixes;
 import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
 import io.promptcache.index.routing.BlockTracker;
@@ -34,14 +38,17 @@ import io.promptcache.index.tenancy.Tenancy;
 public class RouteResource {
 
     private final RouteService routes;
+    private final LookupService lookup;
     private final Routing routing;
     private final NamespaceRegistry namespaces;
     private final Tenancy tenancy;
     private final IndexConfig config;
 
-    RouteResource(RouteService routes, Routing routing, NamespaceRegistry namespaces, Tenancy tenancy,
+    RouteResource(RouteService routes, LookupService lookup, Routing routing, NamespaceRegistry namespaces,
+            Tenancy tenancy,
             IndexConfig config) {
         this.routes = routes;
+        this.lookup = lookup;
         this.routing = routing;
         this.namespaces = namespaces;
         this.tenancy = tenancy;
@@ -59,7 +66,7 @@ public class RouteResource {
         if (request == null) {
             throw ApiException.badRequest("send {\"tokens\": [...], \"candidates\": [{\"backend\": ...}]}");
         }
-        return RouteResponse.of(routes.route(spec, request.tokens(), request.candidates(), request.dryRun()));
+        return route(spec, request.tokens(), request.candidates(), request.dryRun());
     }
 
     @POST
@@ -73,7 +80,15 @@ public class RouteResource {
         List<RouteService.Candidate> named = candidates == null
                 ? null
                 : Arrays.stream(candidates.split(",")).map(c -> new RouteService.Candidate(c.trim(), null)).toList();
-        return RouteResponse.of(routes.route(spec, PrefixInput.binaryTokens(body, config), named, dryRun));
+        return route(spec, Prefixes.binaryTokens(body, config), named, dryRun);
+    }
+
+    /** The backend, then the storage tier's longest prefix for the same tokens. */
+    private RouteResponse route(Namespace spec, int[] tokens, List<RouteService.Candidate> candidates,
+            boolean dryRun) {
+        RouteService.RouteResult result = routes.route(spec, tokens, candidates, dryRun);
+        return RouteResponse.of(result, lookup.lookup(spec, Prefixes.tokenChain(spec, tokens, tokens.length,
+                config)));
     }
 
     @DELETE
@@ -84,7 +99,8 @@ public class RouteResource {
         Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
         BlockTracker tracker = routing.tables().existing(PoolKey.of(spec.spec()));
         if (tracker == null || !tracker.remove(backend)) {
-            throw ApiException.notFound("NoSuchBackend", "backend " + backend + " is not tracked for this namespace");
+            throw new ApiException(ApiErrorCode.NO_SUCH_BACKEND,
+                    "backend " + backend + " is not tracked for this namespace");
         }
         return Map.of("removed", backend);
     }

@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.promptcache.index.lookup.LookupResult;
 import io.promptcache.index.routing.RouteService;
 import io.promptcache.index.routing.RoutingPolicy;
 
@@ -24,9 +25,12 @@ import io.promptcache.index.routing.RoutingPolicy;
 public record RouteResponse(String backend, String reason, int matchedBlocks, int totalBlocks, double hitRatio,
         List<RoutingPolicy.Candidate> candidates, LookupResponse storage) {
 
-    static RouteResponse of(RouteService.RouteResult result) {
+    /** The decision, with the storage tier's hit when it holds more blocks than the chosen backend's GPU. */
+    static RouteResponse of(RouteService.RouteResult result, LookupResult storage) {
         RoutingPolicy.Decision d = result.decision();
+        boolean storageHelps = storage.hit() && storage.blocks() > d.matchedBlocks();
         return new RouteResponse(d.backend(), d.reason().name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                d.matchedBlocks(), result.totalBlocks(), d.hitRatio(), result.candidates(), result.storage());
+                d.matchedBlocks(), result.totalBlocks(), d.hitRatio(), result.candidates(),
+                storageHelps ? LookupResponse.of(storage) : null);
     }
 }

@@ -22,6 +22,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiException;
 import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
 import io.promptcache.index.store.StorePlan;
@@ -95,7 +97,7 @@ public class StoreResource {
         try {
             request = json.readValue(head, StoreRequest.class);
         } catch (JsonProcessingException e) {
-            throw new ApiException(400, "MalformedJson", "the store head is not valid JSON: "
+            throw new ApiException(ApiErrorCode.MALFORMED_JSON, "the store head is not valid JSON: "
                     + e.getOriginalMessage());
         }
         StorePlan plan = plan(spec, request);
@@ -105,7 +107,7 @@ public class StoreResource {
                     + "says " + plan.sentBytes() + " for blocks " + plan.fromBlock() + ".." + (plan.blocks() - 1)
                     + " (of " + plan.blocks() + ")");
         }
-        StoreResponse response = store.store(plan, in);
+        StoreResponse response = StoreResponse.of(store.store(plan, in));
         return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
     }
 
@@ -120,7 +122,7 @@ public class StoreResource {
     public ReservationResponse reserve(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             StoreRequest request) {
         Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
-        return store.reserve(plan(spec, request));
+        return ReservationResponse.of(spec.idText(), store.reserve(plan(spec, request)));
     }
 
     @POST
@@ -134,8 +136,9 @@ public class StoreResource {
         if (request == null) {
             throw ApiException.badRequest("send the reservation's description and node as JSON");
         }
-        StoreResponse response = store.commitReservation(plan(spec, request.store()), objectId, request.node(),
-                request.uploadId(), request.continues());
+        StoreResponse response = StoreResponse
+                .of(store.commitReservation(plan(spec, request.store()), objectId, request.node(),
+                        request.uploadId(), request.continues()));
         return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
     }
 
@@ -164,7 +167,7 @@ public class StoreResource {
     private static long contentLength(HttpHeaders headers) {
         String value = headers.getHeaderString(HttpHeaders.CONTENT_LENGTH);
         if (value == null) {
-            throw new ApiException(411, "LengthRequired", "a one-shot store needs Content-Length (the bytes are "
+            throw new ApiException(ApiErrorCode.LENGTH_REQUIRED, "a one-shot store needs Content-Length (the bytes are "
                     + "streamed to the storage node); for uploads of unknown length use the two-step form");
         }
         try {

@@ -2,6 +2,8 @@ package io.promptcache.index.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.promptcache.index.store.StoreOutcome;
+
 /**
  * A stored (or already present) object.
  *
@@ -17,4 +19,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StoreResponse(String objectId, boolean deduplicated, String node, int blocks, int tokens, long bytes,
         String continues, Long sharedBytes) {
+
+    static StoreResponse of(StoreOutcome o) {
+        return new StoreResponse(o.objectId(), o.deduplicated(), o.node(), o.blocks(), o.tokens(), o.bytes(),
+                o.continues(), o.sharedBytes());
+    }
 }

@@ -26,6 +26,13 @@ public interface IndexConfig {
     @WithDefault("8192")
     int maxBlockHashes();
 
+    /**
+     * How long a request body may stall (no byte received) before the request is answered 408 and its connection
+     * closed; a slow but steady upload is not cut off.
+     */
+    @WithDefault("30s")
+    Duration bodyIdleTimeout();
+
     /** How long a client is asked to wait (Retry-After) on a 503. */
     @WithDefault("2s")
     Duration retryAfter();

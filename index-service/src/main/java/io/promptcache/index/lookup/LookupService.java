@@ -3,12 +3,10 @@ package io.promptcache.index.lookup;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.index.access.AccessSampler;
-import io.promptcache.index.api.LookupResponse;
-import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.index.namespace.Namespace;
-import io.promptcache.index.store.Placement;
-import io.promptcache.index.store.StorageClients;
+import io.promptcache.index.storage.NodeDirectory;
+import io.promptcache.index.storage.NodeStorage;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.proto.NodeStatus;
@@ -22,31 +20,27 @@ import io.promptcache.schema.proto.PrefixEntry;
 public class LookupService {
 
     private final ReplicaStores stores;
-    private final LongestPrefixSearch search;
-    private final StorageClients storage;
+    private final PrefixMatcher matcher;
+    private final NodeStorage storage;
+    private final NodeDirectory nodes;
     private final AccessSampler access;
     private final IndexMetrics metrics;
-    private final int livenessIntervals;
 
-    LookupService(ReplicaStores stores, CollisionReport collisions, StorageClients storage, AccessSampler access,
-            IndexMetrics metrics, IndexConfig config) {
+    LookupService(ReplicaStores stores, PrefixMatcher matcher, NodeStorage storage, NodeDirectory nodes,
+            AccessSampler access,
+            IndexMetrics metrics) {
         this.stores = stores;
-        this.search = new LongestPrefixSearch(collisions);
+        this.matcher = matcher;
         this.storage = storage;
+        this.nodes = nodes;
         this.access = access;
         this.metrics = metrics;
-        this.livenessIntervals = config.storage().livenessIntervals();
     }
 
-    /** The longest live prefix of {@code chain} (a prefix with at least one block, or a miss). */
-    public PrefixMatch longest(PrefixChain chain) {
-        return search.search(chain, stores);
-    }
-
-    public LookupResponse lookup(Namespace spec, PrefixChain chain) {
+    public LookupResult lookup(Namespace spec, PrefixChain chain) {
         stores.requireReady();
-        PrefixMatch match = longest(chain);
-        LookupResponse response = match.hit() ? answer(spec, match) : LookupResponse.miss(match.probes());
+        PrefixMatch match = matcher.longest(chain);
+        LookupResult response = match.hit() ? answer(spec, match) : LookupResult.miss(match.probes());
         metrics.lookup(spec.idText(), response.hit(), match.probes());
         if (response.hit() && wholeObject(match)) {
             access.hit(response.objectId());
@@ -65,19 +59,19 @@ public class LookupService {
     }
 
     /** The hit's location; a miss if its object or node is gone meanwhile (the next lookup may find another). */
-    private LookupResponse answer(Namespace spec, PrefixMatch match) {
+    private LookupResult answer(Namespace spec, PrefixMatch match) {
         PrefixEntry entry = match.entry();
         ObjectRecord object = match.object();
         if (object.getNodesCount() == 0) {
-            return LookupResponse.miss(match.probes());
+            return LookupResult.miss(match.probes());
         }
-        NodeStatus node = stores.node(object.getNodes(0));
-        if (node == null || !Placement.isLive(node, System.currentTimeMillis(), livenessIntervals)) {
-            return LookupResponse.miss(match.probes());
+        NodeStatus node = nodes.serving(object.getNodes(0));
+        if (node == null) {
+            return LookupResult.miss(match.probes());
         }
         long usable = entry.getUsableBytes();
-        return new LookupResponse(true, entry.getObjectId(), match.blocks(), match.blocks() * spec.blockSize(),
-                usable, storage.getUrl(node.getEndpoint(), object.getBucket(), object.getKey()),
-                "bytes=0-" + (usable - 1), node.getNodeId(), match.probes());
+        return new LookupResult(true, entry.getObjectId(), match.blocks(), match.blocks() * spec.blockSize(),
+                usable, storage.getUrl(node, object.getBucket(), object.getKey()), node.getNodeId(),
+                match.probes());
     }
 }

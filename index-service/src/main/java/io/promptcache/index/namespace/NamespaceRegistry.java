@@ -8,8 +8,9 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.promptcache.index.api.ApiException;
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.KafkaProducers;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.index.tenancy.Caller;
@@ -56,11 +57,13 @@ public class NamespaceRegistry {
                     .get(config.store().kafkaTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw ApiException.unavailable("KafkaUnavailable", "interrupted", config.retryAfter(), e);
+            throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE,
+                    "the namespace could not be registered: this replica "
+                            + "is shutting down",
+                    e);
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            throw ApiException.unavailable("KafkaUnavailable",
-                    "the namespace could not be registered: Kafka did not acknowledge it (" + e + ")",
-                    config.retryAfter(), e);
+            throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE,
+                    "the namespace could not be registered: Kafka did not acknowledge it in time", e);
         }
         cache.put(id, Namespace.of(spec));
         return true;
@@ -102,7 +105,7 @@ public class NamespaceRegistry {
         }
         Namespace namespace = find(id);
         if (namespace == null) {
-            throw ApiException.notFound("UnknownNamespace", "namespace " + namespaceId
+            throw new ApiException(ApiErrorCode.UNKNOWN_NAMESPACE, "namespace " + namespaceId
                     + " is not registered: POST /v1/namespaces with its fields first");
         }
         return namespace;

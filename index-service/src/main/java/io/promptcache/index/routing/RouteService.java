@@ -9,14 +9,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import io.promptcache.index.api.ApiException;
-import io.promptcache.index.api.LookupResponse;
-import io.promptcache.index.api.PrefixInput;
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.KafkaProducers;
-import io.promptcache.index.lookup.LookupService;
+import io.promptcache.index.lookup.Prefixes;
 import io.promptcache.index.namespace.Namespace;
-import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.hash.RollingHashChain;
 import io.promptcache.schema.key.BackendId;
 import io.promptcache.schema.proto.EngineEvent;
@@ -25,7 +23,8 @@ import io.promptcache.schema.topic.Topics;
 
 /**
  * {@code route}: which backend should serve a request, from the GPU-tier trackers, and - in the same answer - the
- * storage tier's longest cached prefix when it holds more than the chosen backend's GPU. The decision is recorded
+ * storage tier's longest cached prefix when it holds more than the chosen backend's GPU (added by the resource,
+ * from the lookup). The decision is recorded
  * for the chosen backend at once and published on {@code engine-events} as a {@code RoutePredicted}, so every
  * replica tracks it and counts it as load.
  */
@@ -36,16 +35,14 @@ public class RouteService {
 
     private final Routing routing;
     private final EngineEventIngest ingest;
-    private final LookupService lookup;
     private final KafkaProducers producers;
     private final RoutingMetrics metrics;
     private final IndexConfig config;
 
-    RouteService(Routing routing, EngineEventIngest ingest, LookupService lookup, KafkaProducers producers,
+    RouteService(Routing routing, EngineEventIngest ingest, KafkaProducers producers,
             RoutingMetrics metrics, IndexConfig config) {
         this.routing = routing;
         this.ingest = ingest;
-        this.lookup = lookup;
         this.producers = producers;
         this.metrics = metrics;
         this.config = config;
@@ -63,23 +60,23 @@ public class RouteService {
     public RouteResult route(Namespace namespace, int[] tokens, List<Candidate> candidates, boolean dryRun) {
         long start = System.nanoTime();
         if (!routing.config().enabled()) {
-            throw ApiException.unavailable("RoutingDisabled", "routing is off on this replica "
-                    + "(promptcache.index.routing.enabled=false)", null, null);
+            throw new ApiException(ApiErrorCode.ROUTING_DISABLED, "routing is off on this replica "
+                    + "(promptcache.index.routing.enabled=false)");
         }
         if (!ingest.caughtUp()) {
-            throw ApiException.unavailable("RoutingNotReady", "this replica is still reading engine-events (its "
-                    + "trackers are incomplete); retry shortly", config.retryAfter(), null);
+            throw new ApiException(ApiErrorCode.ROUTING_NOT_READY, "this replica is still reading engine-events (its "
+                    + "trackers are incomplete); retry shortly");
         }
         if (tokens == null) {
             throw ApiException.badRequest("send {\"tokens\": [...]}: the prompt's token ids");
         }
-        PrefixChain chain = PrefixInput.tokenChain(namespace, tokens, tokens.length, config);
+        Prefixes.requireTokens(tokens.length, config);
         PoolKey pool = PoolKey.of(namespace.spec());
         BlockTracker tracker = routing.tables().tracker(pool);
         long[] ids = RollingHashChain.of(pool.blockSize(), tokens);
         Collection<String> names = candidates == null ? tracker.sizes().keySet() : names(candidates);
         if (names.isEmpty()) {
-            throw new ApiException(409, "NoBackend", "no backend known for this namespace: engines publish KV "
+            throw new ApiException(ApiErrorCode.NO_BACKEND, "no backend known for this namespace: engines publish KV "
                     + "events to engine-events (model_name \"" + pool.model() + "\", block_size "
                     + pool.blockSize() + "), or name \"candidates\" in the request");
         }
@@ -94,20 +91,17 @@ public class RouteService {
             routing.loads().routed(decision.backend());
             publish(pool, decision.backend(), ids);
         }
-        LookupResponse storage = lookup.lookup(namespace, chain);
-        boolean storageHelps = storage.hit() && storage.blocks() > decision.matchedBlocks();
         metrics.decision(decision.reason(), System.nanoTime() - start);
-        return new RouteResult(decision, ids.length, scored, storageHelps ? storage : null);
+        return new RouteResult(decision, ids.length, scored);
     }
 
     /**
      * @param decision what was chosen and why
      * @param totalBlocks complete blocks of the request
      * @param candidates every candidate with its match and load
-     * @param storage the storage tier's hit when it holds more blocks than the chosen backend's GPU, else null
      */
     public record RouteResult(RoutingPolicy.Decision decision, int totalBlocks,
-            List<RoutingPolicy.Candidate> candidates, LookupResponse storage) {
+            List<RoutingPolicy.Candidate> candidates) {
     }
 
     private static List<String> names(List<Candidate> candidates) {

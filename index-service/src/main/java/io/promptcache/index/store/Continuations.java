@@ -4,7 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.lookup.PrefixMatch;
-import io.promptcache.index.streams.ReplicaStores;
+import io.promptcache.index.storage.NodeDirectory;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -19,11 +19,11 @@ import io.promptcache.schema.proto.ObjectRecord;
 @ApplicationScoped
 public class Continuations {
 
-    private final ReplicaStores stores;
+    private final NodeDirectory nodes;
     private final IndexConfig config;
 
-    Continuations(ReplicaStores stores, IndexConfig config) {
-        this.stores = stores;
+    Continuations(NodeDirectory nodes, IndexConfig config) {
+        this.nodes = nodes;
         this.config = config;
     }
 
@@ -43,9 +43,8 @@ public class Continuations {
             // another byte layout of the shared blocks; or a pinned parent, whose bytes the GC never frees anyway
             return null;
         }
-        NodeStatus node = stores.node(parent.getNodes(0));
-        long now = System.currentTimeMillis();
-        if (node == null || !Placement.isLive(node, now, config.storage().livenessIntervals())
+        NodeStatus node = nodes.known(parent.getNodes(0));
+        if (node == null || !nodes.takesWrites(node)
                 || node.getCapacityBytes() < plan.totalBytes() - shared) {
             // room by the last heartbeat is not required: the node makes room (reclaimable objects) or refuses
             return null;

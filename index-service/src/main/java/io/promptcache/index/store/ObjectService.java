@@ -4,14 +4,19 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.promptcache.index.api.ApiException;
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.KafkaProducers;
 import io.promptcache.index.kafka.TransactionalPublisher;
+import io.promptcache.index.storage.NodeDirectory;
+import io.promptcache.index.storage.NodeStorage;
+import io.promptcache.index.storage.StorageCallException;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.index.tenancy.Caller;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.Tombstone;
@@ -19,7 +24,7 @@ import io.promptcache.schema.proto.TombstoneReason;
 import io.promptcache.schema.topic.Topics;
 
 /**
- * Phase one of removing an object, on request: {@code invalidate} ("missing on GET", any caller of the object's
+ * Objects by id: {@code load} (one range GET on the node), and phase one of removing an object, on request: {@code invalidate} ("missing on GET", any caller of the object's
  * tenant) and {@code delete} (the owner only, seed 000 §5). Both publish the ObjectRecord TOMBSTONED with
  * {@code deleteAfter = now + grace}: lookups stop returning it at once (here as soon as this call returns, on other
  * replicas after their advertise-to-visible lag), in-flight GETs finish within the grace, and the gc-processor
@@ -33,47 +38,74 @@ public class ObjectService {
     private final KafkaProducers producers;
     private final Visibility visibility;
     private final Tenancy tenancy;
+    private final NodeDirectory nodes;
+    private final NodeStorage storage;
     private final IndexConfig config;
 
     ObjectService(ReplicaStores stores, TransactionalPublisher publisher, KafkaProducers producers,
-            Visibility visibility, Tenancy tenancy, IndexConfig config) {
+            Visibility visibility, Tenancy tenancy, NodeDirectory nodes, NodeStorage storage, IndexConfig config) {
         this.stores = stores;
         this.publisher = publisher;
         this.producers = producers;
         this.visibility = visibility;
         this.tenancy = tenancy;
+        this.nodes = nodes;
+        this.storage = storage;
         this.config = config;
+    }
+
+    /**
+     * One range GET of the object on its node ({@code range} null: all of it); the caller closes the body. A
+     * tombstoned object stays loadable during its grace window; a 404 from the node invalidates it.
+     */
+    public NodeStorage.Body load(Caller caller, String objectId, String range) {
+        ObjectRecord record = require(caller, objectId);
+        NodeStatus node = record.getNodesCount() == 0 ? null : nodes.known(record.getNodes(0));
+        if (node == null) {
+            throw new ApiException(ApiErrorCode.STORAGE_NODE_GONE, "the node of object " + objectId
+                    + " is not known any more");
+        }
+        try {
+            return storage.get(node, record.getBucket(), record.getKey(), range);
+        } catch (StorageCallException e) {
+            switch (e.kind()) {
+                case NOT_FOUND -> {
+                    tombstone(record, ObjectIds.parse(objectId), TombstoneReason.TOMBSTONE_REASON_INVALIDATED);
+                    throw new ApiException(ApiErrorCode.OBJECT_MISSING, "storage node " + node.getNodeId()
+                            + " does not have object " + objectId + " (lost); it is invalidated: treat it as a miss");
+                }
+                case INVALID_RANGE -> throw new ApiException(ApiErrorCode.INVALID_RANGE, "range " + range
+                        + " is outside the object's " + record.getTotalBytes() + " bytes");
+                default -> throw new ApiException(ApiErrorCode.STORAGE_NODE_FAILED, e.getMessage(), e);
+            }
+        }
     }
 
     /** The object's record for a caller of its tenant (400 malformed id, 404 unknown, 403 other tenant). */
     public ObjectRecord require(Caller caller, String objectId) {
-        ObjectId id = StoreService.parseId(objectId);
+        ObjectId id = ObjectIds.parse(objectId);
         ObjectRecord record = stores.object(id);
         if (record == null) {
-            throw ApiException.notFound("UnknownObject", "object " + objectId + " is not registered (never stored, "
-                    + "or already deleted)");
+            throw new ApiException(ApiErrorCode.UNKNOWN_OBJECT,
+                    "object " + objectId + " is not registered (never stored, "
+                            + "or already deleted)");
         }
         tenancy.authorize(caller, record.getTenantId(), "object " + objectId);
         return record;
     }
 
     public ObjectRecord invalidate(Caller caller, String objectId) {
-        return tombstone(require(caller, objectId), StoreService.parseId(objectId),
+        return tombstone(require(caller, objectId), ObjectIds.parse(objectId),
                 TombstoneReason.TOMBSTONE_REASON_INVALIDATED);
     }
 
     public ObjectRecord delete(Caller caller, String objectId) {
         ObjectRecord record = require(caller, objectId);
         if (!caller.open() && !caller.tenant().equals(record.getOwnerId())) {
-            throw new ApiException(403, "NotOwner", "only the owner (" + record.getOwnerId()
+            throw new ApiException(ApiErrorCode.NOT_OWNER, "only the owner (" + record.getOwnerId()
                     + ") deletes object " + objectId);
         }
-        return tombstone(record, StoreService.parseId(objectId), TombstoneReason.TOMBSTONE_REASON_OWNER_DELETE);
-    }
-
-    /** Tombstones after a storage node answered 404 for a LIVE object (the caller already saw it). */
-    public void invalidateMissing(ObjectId id, ObjectRecord record) {
-        tombstone(record, id, TombstoneReason.TOMBSTONE_REASON_INVALIDATED);
+        return tombstone(record, ObjectIds.parse(objectId), TombstoneReason.TOMBSTONE_REASON_OWNER_DELETE);
     }
 
     private ObjectRecord tombstone(ObjectRecord record, ObjectId id, TombstoneReason reason) {
@@ -89,8 +121,10 @@ public class ObjectService {
         try {
             publisher.publish(List.of(producers.record(Topics.OBJECTS, id, tombstoned)));
         } catch (TransactionalPublisher.PublishException e) {
-            throw ApiException.unavailable("KafkaUnavailable", "the tombstone could not be published ("
-                    + e.getMessage() + "); the object is unchanged", config.retryAfter(), e);
+            throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE,
+                    "the tombstone could not be published: Kafka did not "
+                            + "commit it in time; the object is unchanged",
+                    e);
         }
         visibility.await(id, r -> r.getState() == ObjectState.OBJECT_STATE_TOMBSTONED);
         return tombstoned;

@@ -5,38 +5,27 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.promptcache.index.config.IndexConfig;
-import io.promptcache.index.streams.ReplicaStores;
+import io.promptcache.index.storage.NodeDirectory;
 import io.promptcache.schema.key.ObjectId;
-import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
 
 /**
  * Where a new object goes: weighted rendezvous hashing of its id over the live storage nodes, weight = free bytes
- * (capacity - used) from their heartbeats on {@code nodes}. A node is live while it says UP and its last heartbeat
- * is younger than {@code liveness-intervals} heartbeat intervals; a node without room for the object is skipped.
+ * (capacity - used) from their heartbeats on {@code nodes}, among the nodes that take new objects
+ * ({@link NodeDirectory#writable()}); a node without room for the object is skipped.
  */
 @ApplicationScoped
 public class Placement {
 
-    private final ReplicaStores stores;
-    private final int livenessIntervals;
+    private final NodeDirectory nodes;
 
-    Placement(ReplicaStores stores, IndexConfig config) {
-        this.stores = stores;
-        this.livenessIntervals = config.storage().livenessIntervals();
+    Placement(NodeDirectory nodes) {
+        this.nodes = nodes;
     }
 
-    /** The live nodes now. */
+    /** The nodes that take new objects now. */
     public List<NodeStatus> liveNodes() {
-        long now = System.currentTimeMillis();
-        List<NodeStatus> live = new ArrayList<>();
-        for (NodeStatus node : stores.nodes()) {
-            if (isLive(node, now, livenessIntervals)) {
-                live.add(node);
-            }
-        }
-        return live;
+        return nodes.writable();
     }
 
     /**
@@ -71,18 +60,5 @@ public class Placement {
      */
     public static long free(NodeStatus node) {
         return node.getCapacityBytes() - node.getUsedBytes() + node.getReclaimableBytes();
-    }
-
-    /** Whether the node of that id is known and live now. */
-    public boolean isLive(String nodeId) {
-        NodeStatus node = stores.node(nodeId);
-        return node != null && isLive(node, System.currentTimeMillis(), livenessIntervals);
-    }
-
-    /** Whether {@code node} is UP with a heartbeat younger than {@code intervals} of its intervals. */
-    public static boolean isLive(NodeStatus node, long now, int intervals) {
-        long interval = Math.max(1, node.getHeartbeatIntervalMs());
-        return node.getState() == NodeState.NODE_STATE_UP && !node.getEndpoint().isEmpty()
-                && now - node.getHeartbeatAtMs() <= intervals * interval;
     }
 }

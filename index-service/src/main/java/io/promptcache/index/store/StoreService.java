@@ -7,24 +7,24 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jboss.logging.Logger;
 
-import io.promptcache.index.api.ApiException;
-import io.promptcache.index.api.ReservationResponse;
-import io.promptcache.index.api.StoreResponse;
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.KafkaProducers;
 import io.promptcache.index.kafka.TransactionalPublisher;
-import io.promptcache.index.lookup.LookupService;
 import io.promptcache.index.lookup.PrefixMatch;
+import io.promptcache.index.lookup.PrefixMatcher;
 import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.index.metrics.StorePhase;
+import io.promptcache.index.storage.NodeDirectory;
+import io.promptcache.index.storage.NodeStorage;
+import io.promptcache.index.storage.StorageCallException;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
@@ -34,15 +34,6 @@ import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.serde.SchemaVersion;
 import io.promptcache.schema.topic.Topics;
-
-import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The store path: dedup guard, then either a continuation (the prompt extends a live object's prefix: the new
@@ -56,26 +47,28 @@ public class StoreService {
 
     private static final Logger LOG = Logger.getLogger(StoreService.class);
 
-    private final LookupService lookup;
+    private final PrefixMatcher matcher;
     private final Placement placement;
     private final Continuations continuations;
     private final ContinuationUploads uploads;
-    private final StorageClients storage;
+    private final NodeStorage storage;
+    private final NodeDirectory nodes;
     private final TransactionalPublisher publisher;
     private final KafkaProducers producers;
     private final ReplicaStores stores;
     private final IndexMetrics metrics;
     private final IndexConfig config;
-    private final Set<String> bucketsReady = ConcurrentHashMap.newKeySet();
 
-    StoreService(LookupService lookup, Placement placement, Continuations continuations, ContinuationUploads uploads,
-            StorageClients storage, TransactionalPublisher publisher, KafkaProducers producers, ReplicaStores stores,
+    StoreService(PrefixMatcher matcher, Placement placement, Continuations continuations, ContinuationUploads uploads,
+            NodeStorage storage, NodeDirectory nodes, TransactionalPublisher publisher, KafkaProducers producers,
+            ReplicaStores stores,
             IndexMetrics metrics, IndexConfig config) {
-        this.lookup = lookup;
+        this.matcher = matcher;
         this.placement = placement;
         this.continuations = continuations;
         this.uploads = uploads;
         this.storage = storage;
+        this.nodes = nodes;
         this.publisher = publisher;
         this.producers = producers;
         this.stores = stores;
@@ -88,26 +81,26 @@ public class StoreService {
      * not live does not count: its prefixes are stored again elsewhere rather than blocked until the GC declares the
      * node lost.
      */
-    private StoreResponse existing(StorePlan plan, PrefixMatch match) {
+    private StoreOutcome existing(StorePlan plan, PrefixMatch match) {
         if (match.blocks() < plan.blocks()) {
             return null;
         }
         ObjectRecord object = match.object();
         String node = object.getNodesCount() == 0 ? null : object.getNodes(0);
-        if (node != null && !placement.isLive(node)) {
+        if (node != null && nodes.serving(node) == null) {
             return null;
         }
-        return new StoreResponse(match.entry().getObjectId(), true, node, plan.blocks(),
+        return new StoreOutcome(match.entry().getObjectId(), true, node, plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), object.getTotalBytes(), null, null);
     }
 
     /** One-shot store of {@code body} ({@code plan.sentBytes()} bytes). */
-    public StoreResponse store(StorePlan plan, InputStream body) {
+    public StoreOutcome store(StorePlan plan, InputStream body) {
         long start = System.nanoTime();
         String outcome = "failed";
         try {
-            PrefixMatch match = lookup.longest(plan.chain());
-            StoreResponse existing = existing(plan, match);
+            PrefixMatch match = matcher.longest(plan.chain());
+            StoreOutcome existing = existing(plan, match);
             if (existing != null) {
                 drain(body);
                 outcome = "deduplicated";
@@ -122,7 +115,7 @@ public class StoreService {
                 NodeStatus node = place(id, plan.totalBytes());
                 put(node, key, body, plan.totalBytes());
                 timed(StorePhase.NODE_WRITE, step);
-                StoreResponse stored = commit(plan, id, node, key, null);
+                StoreOutcome stored = commit(plan, id, node, key, null);
                 outcome = "stored";
                 return stored;
             }
@@ -130,7 +123,7 @@ public class StoreService {
             skip(body, continuation.sharedBytes() - plan.bytesOf(plan.fromBlock()));
             uploads.finish(continuation.node(), key, upload, body, plan.totalBytes() - continuation.sharedBytes());
             timed(StorePhase.NODE_WRITE, step);
-            StoreResponse stored = commit(plan, id, continuation.node(), key, continuation);
+            StoreOutcome stored = commit(plan, id, continuation.node(), key, continuation);
             outcome = "continued";
             return stored;
         } finally {
@@ -168,50 +161,49 @@ public class StoreService {
     }
 
     /** Step one of the two-step store: an id, a node and a PUT URL (or the object that already covers it). */
-    public ReservationResponse reserve(StorePlan plan) {
-        PrefixMatch match = lookup.longest(plan.chain());
-        StoreResponse existing = existing(plan, match);
+    public Reservation reserve(StorePlan plan) {
+        PrefixMatch match = matcher.longest(plan.chain());
+        StoreOutcome existing = existing(plan, match);
         if (existing != null) {
-            return new ReservationResponse(existing.objectId(), true, existing.node(), null, existing.bytes(), null,
-                    null, null, null, null);
+            return new Reservation(existing.objectId(), true, existing.node(), null, existing.bytes(), null, null,
+                    null, null);
         }
         ObjectId id = ObjectId.generate();
         String key = key(plan, id);
         Continuation continuation = startable(plan, match);
         ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key);
         long expiresAt = System.currentTimeMillis() + config.store().reservationExpiry().toMillis();
-        String commitPath = "/v1/namespaces/" + plan.spec().id() + "/reservations/" + id + "/commit";
         if (upload == null) {
             NodeStatus node = place(id, plan.totalBytes());
-            ensureBucket(node);
-            String url = storage.putUrl(node.getEndpoint(), bucket(), key, plan.totalBytes(),
+            prepare(node);
+            String url = storage.putUrl(node, key, plan.totalBytes(),
                     config.store().reservationExpiry());
-            return new ReservationResponse(id.toString(), false, node.getNodeId(), url, plan.totalBytes(),
-                    storage.signed() ? expiresAt : null, commitPath, null, null, null);
+            return new Reservation(id.toString(), false, node.getNodeId(), url, plan.totalBytes(),
+                    storage.signed() ? expiresAt : null, null, null, null);
         }
         long bytes = plan.totalBytes() - continuation.sharedBytes();
         String url = uploads.partUrl(continuation.node(), key, upload.uploadId(), bytes,
                 config.store().reservationExpiry());
-        return new ReservationResponse(id.toString(), false, continuation.node().getNodeId(), url, bytes,
-                storage.signed() ? expiresAt : null, commitPath, continuation.blocks(),
-                continuation.parentId().toString(), upload.uploadId());
+        return new Reservation(id.toString(), false, continuation.node().getNodeId(), url, bytes,
+                storage.signed() ? expiresAt : null, continuation.blocks(), continuation.parentId().toString(),
+                upload.uploadId());
     }
 
     /** Step two: the engine PUT the bytes; check them on the node and publish. Idempotent. */
-    public StoreResponse commitReservation(StorePlan plan, String objectId, String nodeId, String uploadId,
+    public StoreOutcome commitReservation(StorePlan plan, String objectId, String nodeId, String uploadId,
             String continues) {
         long start = System.nanoTime();
         String outcome = "failed";
         try {
-            ObjectId id = parseId(objectId);
+            ObjectId id = ObjectIds.parse(objectId);
             ObjectRecord known = stores.object(id);
             if (known != null) {
                 if (!known.getNamespaceId().equals(plan.spec().idText())) {
-                    throw new ApiException(409, "ObjectIdInUse", "object " + objectId
+                    throw new ApiException(ApiErrorCode.OBJECT_ID_IN_USE, "object " + objectId
                             + " belongs to another namespace");
                 }
                 outcome = "deduplicated";
-                return new StoreResponse(objectId, true, known.getNodesCount() == 0 ? null : known.getNodes(0),
+                return new StoreOutcome(objectId, true, known.getNodesCount() == 0 ? null : known.getNodes(0),
                         known.getBlocks(), known.getBlocks() * plan.spec().blockSize(), known.getTotalBytes(),
                         emptyToNull(known.getParentObjectId()),
                         known.getSharedBytes() == 0 ? null : known.getSharedBytes());
@@ -219,25 +211,25 @@ public class StoreService {
             if (nodeId == null || nodeId.isBlank()) {
                 throw ApiException.badRequest("node is required: send the node of the reservation");
             }
-            NodeStatus node = stores.node(nodeId);
+            NodeStatus node = nodes.known(nodeId);
             if (node == null) {
-                throw new ApiException(409, "UnknownNode", "node " + nodeId + " is not a known storage node");
+                throw new ApiException(ApiErrorCode.UNKNOWN_NODE, "node " + nodeId + " is not a known storage node");
             }
             String key = key(plan, id);
             if (uploadId != null) {
                 Continuation continuation = reserved(plan, node, continues);
                 uploads.completeUploaded(node, key, uploadId, continuation.sharedBytes(),
                         plan.totalBytes() - continuation.sharedBytes());
-                StoreResponse stored = commit(plan, id, node, key, continuation);
+                StoreOutcome stored = commit(plan, id, node, key, continuation);
                 outcome = "continued";
                 return stored;
             }
             long size = uploadedSize(node, key);
             if (size != plan.totalBytes()) {
-                throw new ApiException(409, "SizeMismatch", "the uploaded object has " + size
+                throw new ApiException(ApiErrorCode.SIZE_MISMATCH, "the uploaded object has " + size
                         + " bytes; the layout says " + plan.totalBytes());
             }
-            StoreResponse stored = commit(plan, id, node, key, null);
+            StoreOutcome stored = commit(plan, id, node, key, null);
             outcome = "stored";
             return stored;
         } finally {
@@ -251,69 +243,56 @@ public class StoreService {
             throw ApiException.badRequest("a commit with uploadId continues an object: send fromBlock and continues"
                     + " as the reservation answered");
         }
-        ObjectId parent = parseId(parentId);
+        ObjectId parent = ObjectIds.parse(parentId);
         ObjectRecord record = stores.object(parent);
         if (record == null) {
-            throw new ApiException(409, "ContinuationExpired", "the object " + parentId + " this reservation"
+            throw new ApiException(ApiErrorCode.CONTINUATION_EXPIRED, "the object " + parentId + " this reservation"
                     + " continues is gone; reserve again");
         }
         return new Continuation(parent, record, node, plan.fromBlock(), plan.bytesOf(plan.fromBlock()));
     }
 
     private ApiException unavailable(StorePlan plan) {
-        return new ApiException(409, "ContinuationUnavailable", "no live object holds the first "
+        return new ApiException(ApiErrorCode.CONTINUATION_UNAVAILABLE, "no live object holds the first "
                 + plan.fromBlock() + " blocks on a live node with room any more (evicted, or its node is full or"
                 + " gone): store the whole prompt (fromBlock 0)");
     }
 
     private NodeStatus place(ObjectId id, long bytes) {
         if (bytes > config.store().maxObjectBytes()) {
-            throw new ApiException(413, "ObjectTooLarge", "the object has " + bytes + " bytes; at most "
+            throw new ApiException(ApiErrorCode.OBJECT_TOO_LARGE, "the object has " + bytes + " bytes; at most "
                     + config.store().maxObjectBytes() + " (promptcache.index.store.max-object-bytes)");
         }
         NodeStatus node = placement.choose(id, bytes);
         if (node == null) {
-            throw ApiException.unavailable("NoStorageNode", "no live storage node can hold " + bytes
-                    + " bytes (" + placement.liveNodes().size() + " live)", config.retryAfter(), null);
+            throw new ApiException(ApiErrorCode.NO_STORAGE_NODE, "no live storage node can hold " + bytes
+                    + " bytes (" + placement.liveNodes().size() + " live)");
         }
         return node;
     }
 
     private void put(NodeStatus node, String key, InputStream body, long bytes) {
-        ensureBucket(node);
         try {
-            storage.client().putObject(b -> b.bucket(bucket()).key(key).contentLength(bytes)
-                    .contentType("application/octet-stream").overrideConfiguration(storage.once(node.getEndpoint())),
-                    RequestBody.fromInputStream(body, bytes));
-        } catch (SdkException e) {
-            throw ApiException.unavailable("StorageNodeFailed", "storage node " + node.getNodeId()
-                    + " failed the PUT: " + e.getMessage() + "; nothing was advertised", config.retryAfter(), e);
+            storage.put(node, key, body, bytes);
+        } catch (StorageCallException e) {
+            throw StorageFailures.nodeFailed(e);
         }
     }
 
     private long uploadedSize(NodeStatus node, String key) {
         try {
-            HeadObjectResponse head = storage.client().headObject(b -> b.bucket(bucket()).key(key)
-                    .overrideConfiguration(storage.at(node.getEndpoint())));
-            return head.contentLength();
-        } catch (NoSuchKeyException e) {
-            throw new ApiException(409, "NotUploaded", "nothing was PUT to the reservation's URL on node "
-                    + node.getNodeId() + " yet");
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                throw new ApiException(409, "NotUploaded", "nothing was PUT to the reservation's URL on node "
+            return storage.size(node, key);
+        } catch (StorageCallException e) {
+            if (e.kind() == StorageCallException.Kind.NOT_FOUND) {
+                throw new ApiException(ApiErrorCode.NOT_UPLOADED, "nothing was PUT to the reservation's URL on node "
                         + node.getNodeId() + " yet");
             }
-            throw ApiException.unavailable("StorageNodeFailed", "storage node " + node.getNodeId()
-                    + " failed the HEAD: " + e.getMessage(), config.retryAfter(), e);
-        } catch (SdkException e) {
-            throw ApiException.unavailable("StorageNodeFailed", "storage node " + node.getNodeId()
-                    + " failed the HEAD: " + e.getMessage(), config.retryAfter(), e);
+            throw StorageFailures.nodeFailed(e);
         }
     }
 
     /** The one transaction: ObjectRecord LIVE + one ADVERTISE per covered prefix; then visible to this replica. */
-    private StoreResponse commit(StorePlan plan, ObjectId id, NodeStatus node, String key,
+    private StoreOutcome commit(StorePlan plan, ObjectId id, NodeStatus node, String key,
             Continuation continuation) {
         long now = System.currentTimeMillis();
         String namespace = plan.spec().idText();
@@ -344,12 +323,11 @@ public class StoreService {
         } catch (TransactionalPublisher.PublishException e) {
             LOG.warnf("Store of %s not published (%s); its %d bytes on node %s are left to the GC's orphan sweep",
                     id, e.getMessage(), plan.totalBytes(), node.getNodeId());
-            throw ApiException.unavailable("KafkaUnavailable", "the object could not be registered: Kafka did not "
-                    + "commit the transaction (" + e.getMessage() + "); nothing was advertised", config.retryAfter(),
-                    e);
+            throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE, "the object could not be registered: Kafka did not "
+                    + "commit the transaction in time; nothing was advertised", e);
         }
         stores.committed(id, object, advertised); // read-your-writes here, without waiting for the log
-        return new StoreResponse(id.toString(), false, node.getNodeId(), plan.blocks(),
+        return new StoreOutcome(id.toString(), false, node.getNodeId(), plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
                 continuation == null ? null : continuation.parentId().toString(),
                 continuation == null ? null : continuation.sharedBytes());
@@ -369,52 +347,19 @@ public class StoreService {
      * @throws ApiException 503 when the node cannot be reached or refuses the bucket
      */
     public void prepare(NodeStatus node) {
-        ensureBucket(node);
-    }
-
-    private void ensureBucket(NodeStatus node) {
-        if (bucketsReady.contains(node.getEndpoint())) {
-            return;
-        }
-        S3Client client = storage.client();
-        AwsRequestOverrideConfiguration target = storage.at(node.getEndpoint());
         try {
-            try {
-                client.headBucket(b -> b.bucket(bucket()).overrideConfiguration(target));
-            } catch (NoSuchBucketException e) {
-                client.createBucket(b -> b.bucket(bucket()).overrideConfiguration(target));
-            } catch (S3Exception e) {
-                if (e.statusCode() != 404) {
-                    throw e;
-                }
-                client.createBucket(b -> b.bucket(bucket()).overrideConfiguration(target));
-            }
-        } catch (S3Exception e) {
-            if (!"BucketAlreadyOwnedByYou".equals(e.awsErrorDetails().errorCode())) {
-                throw ApiException.unavailable("StorageNodeFailed", "storage node " + node.getNodeId()
-                        + " could not create bucket " + bucket() + ": " + e.getMessage(), config.retryAfter(), e);
-            }
-        } catch (SdkException e) {
-            throw ApiException.unavailable("StorageNodeFailed", "storage node " + node.getNodeId()
-                    + " is unreachable: " + e.getMessage(), config.retryAfter(), e);
+            storage.prepare(node);
+        } catch (StorageCallException e) {
+            throw StorageFailures.nodeFailed(e);
         }
-        bucketsReady.add(node.getEndpoint());
     }
 
     private String bucket() {
-        return config.store().bucket();
+        return storage.bucket();
     }
 
     private static String key(StorePlan plan, ObjectId id) {
         return plan.spec().id() + "/" + id;
-    }
-
-    static ObjectId parseId(String objectId) {
-        try {
-            return ObjectId.parse(objectId);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest(e.getMessage());
-        }
     }
 
     private static String emptyToNull(String s) {

@@ -9,7 +9,7 @@ import jakarta.enterprise.event.Observes;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.jboss.logging.Logger;
 
-import io.promptcache.index.api.ApiException;
+import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.TransactionalPublisher;
 import io.promptcache.schema.proto.NodeStatus;
 import io.quarkus.runtime.ShutdownEvent;

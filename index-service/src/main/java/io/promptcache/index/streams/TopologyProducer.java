@@ -13,6 +13,7 @@ import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.promptcache.index.metrics.IndexMetrics;
+import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.topic.CompactedTopicUpdater;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
@@ -41,10 +42,18 @@ public class TopologyProducer {
 
     @Produces
     public Topology topology() {
-        TopicCatalog catalog = new TopicCatalog(topicPrefix);
+        return build(new TopicCatalog(topicPrefix), entry -> metrics.advertiseVisible(entry.getAdvertisedAtMs()));
+    }
+
+    /**
+     * The topology, without CDI (tests drive it with a {@code TopologyTestDriver}).
+     *
+     * @param catalog the topic names
+     * @param onAdvertised told of every prefix entry put into the PrefixMap (the advertise-to-visible metric)
+     */
+    public static Topology build(TopicCatalog catalog, Consumer<PrefixEntry> onAdvertised) {
         StreamsBuilder builder = new StreamsBuilder();
-        globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES,
-                entry -> metrics.advertiseVisible(entry.getAdvertisedAtMs()));
+        globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES, onAdvertised);
         globalStore(builder, catalog, OBJECT_TABLE, Topics.OBJECTS, record -> {
         });
         globalStore(builder, catalog, NODE_TABLE, Topics.NODES, status -> {

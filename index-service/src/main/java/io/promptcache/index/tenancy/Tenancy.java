@@ -11,8 +11,9 @@ import jakarta.ws.rs.core.HttpHeaders;
 
 import org.jboss.logging.Logger;
 
-import io.promptcache.index.api.ApiException;
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.error.ApiErrorCode;
+import io.promptcache.index.error.ApiException;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -73,12 +74,12 @@ public class Tenancy {
         }
         String key = key(authorization, apiKey);
         if (key == null) {
-            throw new ApiException(401, "MissingApiKey",
+            throw new ApiException(ApiErrorCode.MISSING_API_KEY,
                     "send an API key: Authorization: Bearer <key> or " + API_KEY_HEADER + ": <key>");
         }
         String tenant = tenantByKeyDigest.get(digest(key));
         if (tenant == null) {
-            throw new ApiException(401, "InvalidApiKey", "the API key is not configured for any tenant");
+            throw new ApiException(ApiErrorCode.INVALID_API_KEY, "the API key is not configured for any tenant");
         }
         return new Caller(tenant);
     }
@@ -86,7 +87,7 @@ public class Tenancy {
     /** 403 unless the caller may use what {@code ownerTenant} owns. */
     public void authorize(Caller caller, String ownerTenant, String what) {
         if (!caller.mayUse(ownerTenant)) {
-            throw new ApiException(403, "Forbidden",
+            throw new ApiException(ApiErrorCode.FORBIDDEN,
                     what + " belongs to another tenant; this API key is bound to tenant " + caller.tenant());
         }
     }

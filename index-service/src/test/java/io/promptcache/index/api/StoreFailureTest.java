@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.index.store.Placement;
+import io.promptcache.index.storage.NodeDirectory;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -42,7 +42,7 @@ import static org.hamcrest.Matchers.equalTo;
 class StoreFailureTest {
 
     @Inject
-    Placement placement;
+    NodeDirectory nodes;
 
     @Test
     void shouldAnswer503AndAdvertiseNothingWhenTheNodeDiesMidStore() throws Exception {
@@ -95,7 +95,7 @@ class StoreFailureTest {
         assertThat(objectRecordsOf(bootstrap, ns)).as("no object record, committed or not").isEmpty();
         // the killed node's last heartbeat keeps it live for 3 intervals: the next test class in this application
         // must not place its stores on it
-        await().atMost(Duration.ofSeconds(30)).until(() -> placement.liveNodes().stream()
+        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.writable().stream()
                 .noneMatch(status -> status.getNodeId().equals(killed)));
     }
 
@@ -108,14 +108,14 @@ class StoreFailureTest {
         int[] prompt = Api.tokens(8 * 16, 5);
         byte[] kv = Api.randomBytes(8 * 4096, 6);
         try (StorageNodeProcess a = StorageNodeProcess.start(bootstrap, Map.of())) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> placement.isLive(a.nodeId()));
+            await().atMost(Duration.ofSeconds(30)).until(() -> nodes.serving(a.nodeId()) != null);
             Api.store(ns, prompt, 4096, kv).statusCode(201).body("node", equalTo(a.nodeId()));
             StorageNodeProcess b = StorageNodeProcess.start(bootstrap, Map.of());
             try {
-                await().atMost(Duration.ofSeconds(30)).until(() -> placement.isLive(b.nodeId()));
+                await().atMost(Duration.ofSeconds(30)).until(() -> nodes.serving(b.nodeId()) != null);
                 // When: A dies (no clean DOWN) and its heartbeats age out
                 a.kill();
-                await().atMost(Duration.ofSeconds(30)).until(() -> !placement.isLive(a.nodeId()));
+                await().atMost(Duration.ofSeconds(30)).until(() -> nodes.serving(a.nodeId()) == null);
                 // Then: the same prompt is stored again, on B, instead of answering with A's object
                 Api.store(ns, prompt, 4096, kv).statusCode(201).body("deduplicated", equalTo(false))
                         .body("node", equalTo(b.nodeId()));
@@ -123,7 +123,7 @@ class StoreFailureTest {
                 b.close();
             }
             // B said DOWN: the next test class in this application places nothing on it
-            await().atMost(Duration.ofSeconds(30)).until(() -> !placement.isLive(b.nodeId()));
+            await().atMost(Duration.ofSeconds(30)).until(() -> nodes.serving(b.nodeId()) == null);
         }
     }
 

@@ -151,7 +151,7 @@ class StoreLookupTest {
         Api.lookup(ns, prompt).body("hit", equalTo(true));
 
         given().post("/v1/objects/" + objectId + "/invalidate").then().statusCode(200)
-                .body("state", equalTo("TOMBSTONED")).body("reason", equalTo("TOMBSTONE_REASON_INVALIDATED"));
+                .body("state", equalTo("TOMBSTONED")).body("reason", equalTo("invalidated"));
         Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
         given().post("/v1/objects/" + objectId + "/invalidate").then().statusCode(200);
         byte[] graceRead = given().header("Range", "bytes=0-511").get("/v1/objects/" + objectId).then()
@@ -162,7 +162,7 @@ class StoreLookupTest {
         assertThat(again).isNotEqualTo(objectId);
         Api.lookup(ns, prompt).body("objectId", equalTo(again));
         given().delete("/v1/objects/" + again).then().statusCode(202).body("reason",
-                equalTo("TOMBSTONE_REASON_OWNER_DELETE"));
+                equalTo("owner_delete"));
         Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
     }
 

@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import io.promptcache.gc.budget.Policy;
-import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.stack.Sizes;
 import io.promptcache.stack.bench.DurationConverter;
 import io.promptcache.stack.plot.LineChart;

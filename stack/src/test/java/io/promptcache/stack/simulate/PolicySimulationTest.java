@@ -5,7 +5,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.gc.budget.Policy;
-import io.promptcache.gc.storage.NodeLiveness;
+import io.promptcache.schema.node.NodeLiveness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,9 @@
-package io.promptcache.index.api;
+package io.promptcache.index.error;
 
 /**
  * The body of every error response.
  *
- * @param error stable code (e.g. {@code UnknownNamespace}, {@code TooManyTokens})
+ * @param error stable code ({@link ApiErrorCode#code()}, e.g. {@code UnknownNamespace}, {@code TooManyTokens})
  * @param message what went wrong and what to do
  */
 public record ApiError(String error, String message) {

@@ -1,0 +1,25 @@
+package io.promptcache.schema;
+
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * event-schema is the contract every module shares, and the stack's plain-Java tools use it too: it must not pull
+ * in a framework (Quarkus, CDI, MicroProfile) or any promptcache service.
+ */
+class ArchitectureTest {
+
+    @Test
+    void shouldNotDependOnQuarkusOrAnyService() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("io.quarkus..", "jakarta.enterprise..",
+                "jakarta.inject..", "org.eclipse.microprofile..", "io.promptcache.index..", "io.promptcache.gc..",
+                "io.promptcache.storage..", "io.promptcache.stack..")
+                .because("event-schema is framework-free: every module and tool links it")
+                .check(new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.promptcache.schema"));
+    }
+}

@@ -1,0 +1,75 @@
+package io.promptcache.index.storage;
+
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+
+import io.promptcache.schema.proto.NodeStatus;
+
+/**
+ * The S3 calls index-service makes on a storage node, and the URLs it hands engines for their own calls. Failures
+ * raise {@link StorageCallException}; nothing else of the S3 client leaks out. Writes go to this replica's bucket
+ * ({@link #bucket()}); reads and copies name the bucket an object's record gives.
+ */
+public interface NodeStorage {
+
+    /** The bucket new objects are written to. */
+    String bucket();
+
+    /** Readies a node for writes: the bucket exists (created if not). Cheap after the first success per node. */
+    void prepare(NodeStatus node);
+
+    /** PUTs {@code bytes} bytes read from {@code body} (streamed; not retried, the stream cannot be read twice). */
+    void put(NodeStatus node, String key, InputStream body, long bytes);
+
+    /** The size of an object ({@link StorageCallException.Kind#NOT_FOUND} if absent). */
+    long size(NodeStatus node, String key);
+
+    /** One range GET ({@code range} null: the whole object); the caller closes the body. */
+    Body get(NodeStatus node, String bucket, String key, String range);
+
+    /** Starts a multipart upload; returns its id. */
+    String createUpload(NodeStatus node, String key);
+
+    /** UploadPartCopy of the first {@code bytes} of {@code sourceBucket/sourceKey}; returns the part's ETag. */
+    String copyPart(NodeStatus node, String key, String uploadId, int part, String sourceBucket, String sourceKey,
+            long bytes);
+
+    /** UploadPart of {@code bytes} streamed from {@code body} (not retried); returns the part's ETag. */
+    String uploadPart(NodeStatus node, String key, String uploadId, int part, InputStream body, long bytes);
+
+    /** The parts uploaded so far. */
+    List<Part> parts(NodeStatus node, String key, String uploadId);
+
+    /** Completes the upload from {@code parts}, in order. */
+    void complete(NodeStatus node, String key, String uploadId, List<Part> parts);
+
+    /** Aborts the upload. */
+    void abort(NodeStatus node, String key, String uploadId);
+
+    /** Whether calls are SigV4-signed and URLs presigned (storage credentials configured). */
+    boolean signed();
+
+    /** A GET URL of an object for an engine: presigned when signed, else plain. */
+    String getUrl(NodeStatus node, String bucket, String key);
+
+    /** A PUT URL for {@code bytes} bytes, valid for {@code expiry}: presigned when signed, else plain. */
+    String putUrl(NodeStatus node, String key, long bytes, Duration expiry);
+
+    /** A PUT URL for part {@code part} of an upload: presigned when signed, else plain. */
+    String uploadPartUrl(NodeStatus node, String key, String uploadId, int part, long bytes, Duration expiry);
+
+    /** An uploaded part. */
+    record Part(int number, long size, String etag) {
+    }
+
+    /**
+     * A GET's answer.
+     *
+     * @param in the bytes
+     * @param length Content-Length
+     * @param contentRange Content-Range for a range GET, else null
+     */
+    record Body(InputStream in, long length, String contentRange) {
+    }
+}

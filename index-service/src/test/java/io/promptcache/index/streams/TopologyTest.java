@@ -1,0 +1,152 @@
+package io.promptcache.index.streams;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.schema.hash.HashAlgorithm;
+import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.NodeState;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.proto.Tombstone;
+import io.promptcache.schema.proto.TombstoneReason;
+import io.promptcache.schema.serde.SchemaVersion;
+import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.TopicSpec;
+import io.promptcache.schema.topic.Topics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** index-service's topology without a broker: each compacted topic is copied into its global store. */
+class TopologyTest {
+
+    private static final TopicCatalog CATALOG = new TopicCatalog("test.");
+    private static final String NAMESPACE = "0123456789abcdef0123456789abcdef";
+
+    private final List<PrefixEntry> advertised = new ArrayList<>();
+    private TopologyTestDriver driver;
+
+    @BeforeEach
+    void start() {
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "index-topology-test");
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        // production's DeadLetterHandler continues too, after publishing the record to dead-letters
+        config.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueExceptionHandler.class);
+        driver = new TopologyTestDriver(TopologyProducer.build(CATALOG, advertised::add), config);
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+    }
+
+    private <K, V> TestInputTopic<K, V> input(TopicSpec<K, V> topic) {
+        return driver.createInputTopic(CATALOG.name(topic), topic.keySerde().serializer(),
+                topic.valueSerde().serializer());
+    }
+
+    @Test
+    void shouldCopyThePrefixesIntoThePrefixMapAndReportEachAdvertise() {
+        // Given: two prefixes of one object
+        PrefixChain chain = PrefixChain.ofTokens(NamespaceId.ofBytes(new byte[16]), HashAlgorithm.SHA256, 16,
+                new int[32]);
+        ObjectId id = ObjectId.generate();
+        PrefixEntry one = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setObjectId(id.toString())
+                .setBlocks(1).setAdvertisedAtMs(7)
+                .build();
+        PrefixEntry two = one.toBuilder().setBlocks(2).build();
+        TestInputTopic<PrefixKey, PrefixEntry> prefixes = input(Topics.PREFIXES);
+
+        // When: both are advertised, then the first is nulled (the GC's phase two)
+        prefixes.pipeInput(chain.key(1), one);
+        prefixes.pipeInput(chain.key(2), two);
+        prefixes.pipeInput(chain.key(1), null);
+
+        // Then: the PrefixMap holds the second only; both puts were reported, the removal was not
+        KeyValueStore<PrefixKey, PrefixEntry> map = driver.getKeyValueStore(TopologyProducer.PREFIX_MAP);
+        assertThat(map.get(chain.key(1))).isNull();
+        assertThat(map.get(chain.key(2))).isEqualTo(two);
+        assertThat(advertised).containsExactly(one, two);
+    }
+
+    @Test
+    void shouldKeepTheObjectAndNodeTablesTheLatestValuePerKey() {
+        // Given: an object LIVE then TOMBSTONED, and a node's two heartbeats
+        ObjectId id = ObjectId.generate();
+        ObjectRecord live = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNamespaceId(NAMESPACE)
+                .setState(ObjectState.OBJECT_STATE_LIVE).setTotalBytes(10)
+                .build();
+        ObjectRecord tombstoned = live.toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED)
+                .setTombstone(Tombstone.newBuilder().setEpoch(3).setReason(TombstoneReason.TOMBSTONE_REASON_TTL)
+                        .setDeleteAfterMs(4))
+                .build();
+        NodeStatus up = NodeStatus.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNodeId("n1")
+                .setState(NodeState.NODE_STATE_UP)
+                .setHeartbeatAtMs(1).build();
+        NodeStatus later = up.toBuilder().setHeartbeatAtMs(2).build();
+
+        // When
+        input(Topics.OBJECTS).pipeInput(id, live);
+        input(Topics.OBJECTS).pipeInput(id, tombstoned);
+        input(Topics.NODES).pipeInput(new NodeId("n1"), up);
+        input(Topics.NODES).pipeInput(new NodeId("n1"), later);
+
+        // Then
+        KeyValueStore<ObjectId, ObjectRecord> objects = driver.getKeyValueStore(TopologyProducer.OBJECT_TABLE);
+        KeyValueStore<NodeId, NodeStatus> nodes = driver.getKeyValueStore(TopologyProducer.NODE_TABLE);
+        assertThat(objects.get(id)).isEqualTo(tombstoned);
+        assertThat(nodes.get(new NodeId("n1"))).isEqualTo(later);
+        assertThat(advertised).isEmpty();
+    }
+
+    @Test
+    void shouldForgetAnObjectWhoseRecordIsNulled() {
+        ObjectId id = ObjectId.generate();
+        input(Topics.OBJECTS).pipeInput(id,
+                ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNamespaceId(NAMESPACE)
+                        .setState(ObjectState.OBJECT_STATE_LIVE).setTotalBytes(1).build());
+        input(Topics.OBJECTS).pipeInput(id, null);
+        KeyValueStore<ObjectId, ObjectRecord> objects = driver.getKeyValueStore(TopologyProducer.OBJECT_TABLE);
+        assertThat(objects.get(id)).isNull();
+        assertThat(objects.approximateNumEntries()).isZero();
+    }
+
+    @Test
+    void shouldSkipAnUnreadableRecordAndKeepCopyingTheTopic() {
+        // Given: a record that is not an ObjectRecord, then a valid one
+        ObjectId poison = ObjectId.generate();
+        ObjectId valid = ObjectId.generate();
+        ObjectRecord record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                .setNamespaceId(NAMESPACE)
+                .setState(ObjectState.OBJECT_STATE_LIVE).setTotalBytes(5).build();
+        driver.createInputTopic(CATALOG.name(Topics.OBJECTS), Topics.OBJECTS.keySerde().serializer(),
+                new ByteArraySerializer()).pipeInput(poison, new byte[]{(byte) 0xff, 1, 2});
+
+        // When
+        input(Topics.OBJECTS).pipeInput(valid, record);
+
+        // Then: the poison record is skipped (production routes it to dead-letters), the stream goes on
+        KeyValueStore<ObjectId, ObjectRecord> objects = driver.getKeyValueStore(TopologyProducer.OBJECT_TABLE);
+        assertThat(objects.get(poison)).isNull();
+        assertThat(objects.get(valid)).isEqualTo(record);
+    }
+}
