@@ -64,9 +64,9 @@ public class RequestGuard {
             return;
         }
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        long declared = -1;
         if (length != null && !lookup(request)) {
             long limit = limit(request);
-            long declared;
             try {
                 declared = Long.parseLong(length.trim());
             } catch (NumberFormatException e) {
@@ -80,7 +80,7 @@ public class RequestGuard {
                 return;
             }
         }
-        new StallWatch(context.vertx(), context).arm();
+        new StallWatch(context.vertx(), context, declared).arm();
         context.next();
     }
 
@@ -106,13 +106,16 @@ public class RequestGuard {
 
         private final Vertx vertx;
         private final RoutingContext context;
+        private final long declared;
         private long timer;
         private long bytesRead;
         private boolean done;
 
-        StallWatch(Vertx vertx, RoutingContext context) {
+        /** @param declared the Content-Length, or -1 (then any pause of the body counts) */
+        StallWatch(Vertx vertx, RoutingContext context, long declared) {
             this.vertx = vertx;
             this.context = context;
+            this.declared = declared;
         }
 
         void arm() {
@@ -130,6 +133,9 @@ public class RequestGuard {
                 return;
             }
             long read = request.bytesRead();
+            if (declared >= 0 && read >= declared) {
+                return; // every byte is in: whatever takes time now is this service's, not the client's
+            }
             if (read != bytesRead) {
                 bytesRead = read;
                 timer = vertx.setTimer(idleMillis, id -> check());

@@ -27,8 +27,9 @@ public interface IndexConfig {
     int maxBlockHashes();
 
     /**
-     * How long a request body may stall (no byte received) before the request is answered 408 and its connection
-     * closed; a slow but steady upload is not cut off.
+     * How long a request body may stall (no byte of it taken while fewer than its Content-Length are in) before the
+     * connection is closed (a lookup is answered 408 first); a slow but steady upload is not cut off, nor a request
+     * whose body is all in. A one-shot store whose storage node takes no byte for this long is cut off too.
      */
     @WithDefault("30s")
     Duration bodyIdleTimeout();
