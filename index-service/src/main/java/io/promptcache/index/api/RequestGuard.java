@@ -53,8 +53,9 @@ public class RequestGuard {
 
     private void guard(RoutingContext context) {
         HttpServerRequest request = context.request();
+        boolean lookup = lookup(request); // the lookup route checks its own type and length, for less
         String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
-        if (type != null && !MEDIA_TYPE.matcher(type).matches()) {
+        if (!lookup && type != null && !MEDIA_TYPE.matcher(type).matches()) {
             reject(context, new ApiException(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Content-Type is not a media "
                     + "type (type/subtype[; parameters]): \"" + type + "\""));
             return;
@@ -65,7 +66,7 @@ public class RequestGuard {
         }
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         long declared = -1;
-        if (length != null && !lookup(request)) {
+        if (length != null && !lookup) {
             long limit = limit(request);
             try {
                 declared = Long.parseLong(length.trim());
