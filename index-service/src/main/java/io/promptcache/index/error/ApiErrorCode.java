@@ -27,6 +27,7 @@ public enum ApiErrorCode {
     NOT_UPLOADED(409, "NotUploaded", "PUT the bytes to the reservation's URL, then commit again"),
     CONTINUATION_EXPIRED(409, "ContinuationExpired", "reserve again: the object this one continued is gone"),
     CONTINUATION_UNAVAILABLE(409, "ContinuationUnavailable", "store the whole prompt (fromBlock 0)"),
+    OBJECT_PRESENT(409, "ObjectPresent", "retry the GET: the object is on its node, so it was not invalidated"),
     NO_BACKEND(409, "NoBackend", "name candidates in the request, or let engines publish KV events"),
     LENGTH_REQUIRED(411, "LengthRequired", "send Content-Length, or use the two-step store"),
     TOO_LARGE(413, "TooLarge", "send a smaller body; the limits are in the message"),

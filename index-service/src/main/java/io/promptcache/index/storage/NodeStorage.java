@@ -22,8 +22,8 @@ public interface NodeStorage {
     /** PUTs {@code bytes} bytes read from {@code body} (streamed; not retried, the stream cannot be read twice). */
     void put(NodeStatus node, String key, InputStream body, long bytes);
 
-    /** The size of an object ({@link StorageCallException.Kind#NOT_FOUND} if absent). */
-    long size(NodeStatus node, String key);
+    /** The size of an object, by a HEAD ({@link StorageCallException.Kind#NOT_FOUND} if absent). */
+    long size(NodeStatus node, String bucket, String key);
 
     /** One range GET ({@code range} null: the whole object); the caller closes the body. */
     Body get(NodeStatus node, String bucket, String key, String range);

@@ -133,7 +133,7 @@ public class S3NodeStorage implements NodeStorage {
     }
 
     @Override
-    public long size(NodeStatus node, String key) {
+    public long size(NodeStatus node, String bucket, String key) {
         return call(node, "answer the HEAD", () -> client.headObject(b -> b.bucket(bucket).key(key)
                 .overrideConfiguration(at(node)))).contentLength();
     }

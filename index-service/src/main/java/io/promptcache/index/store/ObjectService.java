@@ -94,9 +94,32 @@ public class ObjectService {
         return record;
     }
 
+    /**
+     * An engine's report that the object was missing on GET, checked with a HEAD on its node before anything is
+     * tombstoned: a caller cannot evict objects that are there (409 ObjectPresent), and a node that does not answer
+     * invalidates nothing (503). An object whose node is unknown (gone for good) is tombstoned at once.
+     */
     public ObjectRecord invalidate(Caller caller, String objectId) {
-        return tombstone(require(caller, objectId), ObjectIds.parse(objectId),
-                TombstoneReason.TOMBSTONE_REASON_INVALIDATED);
+        ObjectRecord record = require(caller, objectId);
+        ObjectId id = ObjectIds.parse(objectId);
+        if (record.getState() == ObjectState.OBJECT_STATE_TOMBSTONED) {
+            return record;
+        }
+        NodeStatus node = record.getNodesCount() == 0 ? null : nodes.known(record.getNodes(0));
+        if (node != null) {
+            try {
+                storage.size(node, record.getBucket(), record.getKey());
+                throw new ApiException(ApiErrorCode.OBJECT_PRESENT, "storage node " + node.getNodeId() + " has "
+                        + "object " + objectId + ": it is not invalidated. Retry the GET (a 404 can be transient, "
+                        + "e.g. during a node restart), or delete it as its owner");
+            } catch (StorageCallException e) {
+                if (e.kind() != StorageCallException.Kind.NOT_FOUND) {
+                    throw new ApiException(ApiErrorCode.STORAGE_NODE_FAILED, e.getMessage() + "; nothing was "
+                            + "invalidated", e);
+                }
+            }
+        }
+        return tombstone(record, id, TombstoneReason.TOMBSTONE_REASON_INVALIDATED);
     }
 
     public ObjectRecord delete(Caller caller, String objectId) {

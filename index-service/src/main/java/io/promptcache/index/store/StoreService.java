@@ -281,7 +281,7 @@ public class StoreService {
 
     private long uploadedSize(NodeStatus node, String key) {
         try {
-            return storage.size(node, key);
+            return storage.size(node, bucket(), key);
         } catch (StorageCallException e) {
             if (e.kind() == StorageCallException.Kind.NOT_FOUND) {
                 throw new ApiException(ApiErrorCode.NOT_UPLOADED, "nothing was PUT to the reservation's URL on node "
