@@ -90,7 +90,9 @@ public class RequestGuard {
     }
 
     private static boolean lookup(HttpServerRequest request) {
-        return request.method() == HttpMethod.POST && request.path().endsWith("/lookup");
+        String path = request.path();
+        return request.method() == HttpMethod.POST && path.startsWith("/v1/namespaces/") && path.endsWith("/lookup")
+                && path.chars().filter(c -> c == '/').count() == 4;
     }
 
     private long limit(HttpServerRequest request) {
@@ -102,7 +104,10 @@ public class RequestGuard {
         return limits.json();
     }
 
-    /** Answers 408 and closes the connection when the body has not grown for the idle timeout. */
+    /**
+     * Cuts a request off when its body has not grown for the idle timeout while bytes are still due: a lookup is
+     * answered 408 (with Connection: close), a REST request's connection is closed.
+     */
     private final class StallWatch {
 
         private final Vertx vertx;
