@@ -60,7 +60,7 @@ public class ObjectService {
      */
     public NodeStorage.Body load(Caller caller, String objectId, String range) {
         ObjectRecord record = require(caller, objectId);
-        NodeStatus node = record.getNodesCount() == 0 ? null : nodes.known(record.getNodes(0));
+        NodeStatus node = nodeOf(record);
         if (node == null) {
             throw new ApiException(ApiErrorCode.STORAGE_NODE_GONE, "the node of object " + objectId
                     + " is not known any more");
@@ -105,7 +105,7 @@ public class ObjectService {
         if (record.getState() == ObjectState.OBJECT_STATE_TOMBSTONED) {
             return record;
         }
-        NodeStatus node = record.getNodesCount() == 0 ? null : nodes.known(record.getNodes(0));
+        NodeStatus node = nodeOf(record);
         if (node != null) {
             try {
                 storage.size(node, record.getBucket(), record.getKey());
@@ -120,6 +120,11 @@ public class ObjectService {
             }
         }
         return tombstone(record, id, TombstoneReason.TOMBSTONE_REASON_INVALIDATED);
+    }
+
+    /** The known node the object is on, or null (no node, or one that never sent a heartbeat). */
+    private NodeStatus nodeOf(ObjectRecord record) {
+        return record.getNodesCount() == 0 ? null : nodes.known(record.getNodes(0));
     }
 
     public ObjectRecord delete(Caller caller, String objectId) {
