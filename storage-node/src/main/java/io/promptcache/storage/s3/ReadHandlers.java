@@ -27,25 +27,46 @@ final class ReadHandlers {
     /** Reads of an object replaced in the instant between its metadata and its body start over, this often. */
     private static final int READ_ATTEMPTS = 3;
 
-    void getObject(RoutingContext ctx, S3Path path, boolean headOnly) {
+    /**
+     * The most bytes an event loop reads to check their chunk checksums before it sends a range (about a millisecond
+     * from the page cache); a longer GET is served by a worker.
+     */
+    static final long LOOP_CHECKED_BYTES = 4L << 20;
+
+    /** How a read went. */
+    enum Outcome {
+        SERVED,
+        /** The object was replaced or deleted between its metadata read and its body: read it again. */
+        REPLACED,
+        /** Declined on the event loop: its checked read is too long for it; serve it on a worker. */
+        FOR_A_WORKER
+    }
+
+    /**
+     * Serves a GET or HEAD of an object.
+     *
+     * @param onEventLoop whether this runs on the event loop (a long checked read is then declined)
+     * @return {@link Outcome#SERVED}, or {@link Outcome#FOR_A_WORKER} (nothing was written)
+     */
+    Outcome getObject(RoutingContext ctx, S3Path path, boolean headOnly, boolean onEventLoop) {
         for (int attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
-            if (tryGetObject(ctx, path, headOnly)) {
-                return;
+            Outcome outcome = tryGetObject(ctx, path, headOnly, onEventLoop);
+            if (outcome != Outcome.REPLACED) {
+                return outcome;
             }
         }
         throw new S3Exception(S3ErrorCode.INTERNAL_ERROR, "The object " + path.key() + " was replaced "
                 + READ_ATTEMPTS + " times while it was being read. Retry the request.");
     }
 
-    /** Serves the object; false if it was replaced or deleted between its metadata read and its body. */
-    private boolean tryGetObject(RoutingContext ctx, S3Path path, boolean headOnly) {
+    private Outcome tryGetObject(RoutingContext ctx, S3Path path, boolean headOnly, boolean onEventLoop) {
         ObjectMeta meta = store.head(path.bucket(), path.key());
         HttpServerResponse response = ctx.response();
         response.putHeader("ETag", S3Headers.quotedEtag(meta.etag()))
                 .putHeader("Last-Modified", S3Headers.httpDate(meta.lastModified()));
         if (Preconditions.evaluate(ctx.request().headers(), meta) == Preconditions.Outcome.NOT_MODIFIED) {
             response.setStatusCode(304).end();
-            return true;
+            return Outcome.SERVED;
         }
         String partNumber = ctx.request().getParam("partNumber");
         ByteRange range = partNumber == null
@@ -55,9 +76,12 @@ final class ReadHandlers {
         long length = range == null ? meta.size() : range.length();
         List<BodySegment> segments = List.of();
         if (!headOnly && length > 0) {
+            if (onEventLoop && length > LOOP_CHECKED_BYTES && store.options().verifyOnRead()) {
+                return Outcome.FOR_A_WORKER;
+            }
             segments = store.openRange(path.bucket(), path.key(), meta, offset, length);
             if (segments == null) {
-                return false;
+                return Outcome.REPLACED;
             }
         }
         response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
@@ -84,7 +108,7 @@ final class ReadHandlers {
         } else {
             SegmentWriter.write(ctx, segments);
         }
-        return true;
+        return Outcome.SERVED;
     }
 
     /**

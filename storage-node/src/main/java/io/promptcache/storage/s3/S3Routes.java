@@ -16,8 +16,9 @@ import io.vertx.ext.web.handler.BodyHandler;
 /**
  * The S3 API, path-style, on the node's HTTP port: every path except Quarkus' own {@code /q/...}. PutObject
  * streams on the event loop. GetObject and HeadObject run on the event loop too: one RocksDB point read (block
- * cache), then the body from RAM or with sendfile, so a hot GET never hops threads. Everything else (and GETs
- * with verify-on-read, which read whole bodies) runs on worker threads.
+ * cache), then the body from RAM, or from its file with sendfile after the chunks it reads passed their checksums,
+ * so a hot GET never hops threads. Everything else (and GETs that would check more than
+ * {@link ReadHandlers#LOOP_CHECKED_BYTES} from disk) runs on worker threads.
  */
 @ApplicationScoped
 public class S3Routes {
@@ -35,14 +36,12 @@ public class S3Routes {
     private final CopyHandlers copies;
 
     private final S3Metrics metrics;
-    private final boolean readsOnEventLoop;
     /** Null when auth is off. */
     private final Authenticator authenticator;
 
     S3Routes(ObjectStore store, StorageConfig config, S3Metrics metrics) {
         this.metrics = metrics;
         this.authenticator = Authenticator.of(config.auth());
-        this.readsOnEventLoop = !config.verifyOnRead();
         this.reads = new ReadHandlers(store);
         this.listings = new ListingHandlers(store, config.auth().region());
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
@@ -62,10 +61,10 @@ public class S3Routes {
         router.routeWithRegex(S3_PATHS).handler(this::route);
     }
 
-    /** Object reads on the event loop; the rest on a worker. */
+    /** Object reads on the event loop (but for long checked reads); the rest on a worker. */
     private void route(RoutingContext ctx) {
         HttpMethod method = ctx.request().method();
-        if (readsOnEventLoop && (method == HttpMethod.GET || method == HttpMethod.HEAD)) {
+        if (method == HttpMethod.GET || method == HttpMethod.HEAD) {
             S3Path path = begin(ctx);
             if (path == null) {
                 return;
@@ -74,10 +73,16 @@ public class S3Routes {
             if (op == S3Operation.GET_OBJECT || op == S3Operation.HEAD_OBJECT) {
                 try {
                     operation(ctx, path);
-                    reads.getObject(ctx, path, op == S3Operation.HEAD_OBJECT);
+                    if (reads.getObject(ctx, path, op == S3Operation.HEAD_OBJECT,
+                            true) == ReadHandlers.Outcome.SERVED) {
+                        return;
+                    }
                 } catch (Exception e) {
                     S3Errors.send(ctx, e, path.resource());
+                    return;
                 }
+                ctx.vertx().executeBlocking(() -> reads.getObject(ctx, path, false, false), false)
+                        .onFailure(e -> S3Errors.send(ctx, e, path.resource()));
                 return;
             }
         }
@@ -141,8 +146,8 @@ public class S3Routes {
                 case CREATE_BUCKET -> reads.createBucket(ctx, path);
                 case DELETE_BUCKET -> reads.deleteBucket(ctx, path);
                 case DELETE_OBJECTS -> batchDeletes.handle(ctx, path);
-                case GET_OBJECT -> reads.getObject(ctx, path, false);
-                case HEAD_OBJECT -> reads.getObject(ctx, path, true);
+                case GET_OBJECT -> reads.getObject(ctx, path, false, false);
+                case HEAD_OBJECT -> reads.getObject(ctx, path, true, false);
                 case DELETE_OBJECT -> reads.deleteObject(ctx, path);
                 case CREATE_MULTIPART_UPLOAD -> multipart.create(ctx, path);
                 case COMPLETE_MULTIPART_UPLOAD -> multipart.complete(ctx, path);

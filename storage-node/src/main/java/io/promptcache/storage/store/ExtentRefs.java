@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
+import java.util.Optional;
 import java.util.TreeMap;
 
 import io.promptcache.storage.error.S3ErrorCode;
@@ -22,26 +22,39 @@ import io.promptcache.storage.error.S3Exception;
  * <p>
  * A file is also <em>trimmed</em> when the referrer that used its furthest bytes goes: a continuation shares only the
  * first bytes of its parent's file, so once the parent is deleted the file's tail is held by nobody. The batch then
- * records the shorter size (and the CRC32C of the bytes kept), and the caller truncates the file after it; a crash in
+ * records the shorter size (and the CRC32C and chunk checksums of the bytes kept), and the caller truncates the file after it; a crash in
  * between leaves a file longer than its record, which startup validation truncates. Files that are not (only) on
  * disk are not trimmed ({@link Trimmer}). How far each referrer reads into each file is kept in memory only
  * (recounted from the records at startup, like the counts).
  */
 final class ExtentRefs {
 
-    /** What is known of one body file. */
-    record FileEntry(long size, int crc32c, int refs) {
+    /**
+     * What is known of one body file: its size, the CRC32C of all of it, and the CRC32C of each of its chunks
+     * ({@code sums}; null only in a record written before chunk checksums existed, until startup validation computes
+     * them).
+     */
+    record FileEntry(long size, int crc32c, int refs, ChunkSums sums) {
+
+        FileEntry withRefs(int count) {
+            return new FileEntry(size, crc32c, count, sums);
+        }
 
         byte[] encode() {
-            return ByteBuffer.allocate(16).putLong(size).putInt(crc32c).putInt(refs).array();
+            ByteBuffer b = ByteBuffer.allocate(16 + (sums == null ? 0 : sums.encodedLength()));
+            b.putLong(size).putInt(crc32c).putInt(refs);
+            if (sums != null) {
+                sums.encode(b);
+            }
+            return b.array();
         }
 
         static FileEntry decode(byte[] value) {
-            if (value.length != 16) {
+            if (value.length < 16 || (value.length > 16 && value.length < 20)) {
                 throw new IllegalArgumentException("file entry of " + value.length + " bytes");
             }
             ByteBuffer b = ByteBuffer.wrap(value);
-            return new FileEntry(b.getLong(), b.getInt(), b.getInt());
+            return new FileEntry(b.getLong(), b.getInt(), b.getInt(), b.hasRemaining() ? ChunkSums.decode(b) : null);
         }
     }
 
@@ -59,8 +72,11 @@ final class ExtentRefs {
     /** Whether and how a file can be trimmed; answers under the references' lock, so it must not block long. */
     interface Trimmer {
 
-        /** The CRC32C of the file's first {@code length} bytes, or empty when it must not be trimmed now. */
-        OptionalInt crc32cOfPrefix(String fileId, long length);
+        /**
+         * The record of the file's first {@code length} bytes (their CRC32C and chunk checksums), or empty when it
+         * must not be trimmed now.
+         */
+        Optional<FileEntry> prefix(String fileId, long length, int refs);
     }
 
     /** The reference changes of one batch. */
@@ -71,8 +87,8 @@ final class ExtentRefs {
         private final Map<String, Map<Long, Integer>> deltas = new LinkedHashMap<>();
 
         /** A new body file, held whole by the referrer being written. */
-        Change add(String fileId, long size, int crc32c) {
-            added.put(fileId, new FileEntry(size, crc32c, 1));
+        Change add(String fileId, long size, int crc32c, ChunkSums sums) {
+            added.put(fileId, new FileEntry(size, crc32c, 1, sums));
             return count(fileId, size, 1);
         }
 
@@ -109,7 +125,7 @@ final class ExtentRefs {
     }
 
     private final MetadataStore metadata;
-    private Trimmer trimmer = (fileId, length) -> OptionalInt.empty();
+    private Trimmer trimmer = (fileId, length, refs) -> Optional.empty();
     /** Guarded by this; the same counts as the "files" column family. */
     private final Map<String, FileEntry> files = new HashMap<>();
     /** Guarded by this: per file, how far its referrers read (end -> referrers). */
@@ -197,7 +213,7 @@ final class ExtentRefs {
             }
             // one reference per referrer: the count is the referrers' reaches, summed
             int refs = reach.values().stream().mapToInt(Integer::intValue).sum();
-            next.put(fileId, new FileEntry(current.size(), current.crc32c(), refs));
+            next.put(fileId, current.withRefs(refs));
             nextReaches.put(fileId, reach);
         }
         List<Freed> freed = new ArrayList<>();
@@ -210,10 +226,10 @@ final class ExtentRefs {
             }
             long furthest = nextReaches.get(e.getKey()).lastKey();
             if (furthest < entry.size()) {
-                OptionalInt crc = trimmer.crc32cOfPrefix(e.getKey(), furthest);
-                if (crc.isPresent()) {
+                Optional<FileEntry> kept = trimmer.prefix(e.getKey(), furthest, entry.refs());
+                if (kept.isPresent()) {
                     freed.add(new Freed(e.getKey(), entry.size() - furthest, furthest));
-                    entry = new FileEntry(furthest, crc.getAsInt(), entry.refs());
+                    entry = kept.get();
                     e.setValue(entry);
                 }
             }

@@ -16,6 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -113,7 +114,7 @@ public final class MultipartUploads {
         upload(bucket, key, uploadId);
         checkPartNumber(partNumber);
         try {
-            return new ObjectUpload(store, (meta, reserved, ram, onDisk) -> commitPart(bucket, key, uploadId,
+            return new ObjectUpload(store, (meta, sums, reserved, ram, onDisk) -> commitPart(bucket, key, uploadId,
                     partNumber, meta, reserved), declaredLength, new ObjectHeaders("", Map.of(), Map.of()),
                     Tiers.Sink.FILE);
         } catch (IOException e) {
@@ -147,7 +148,8 @@ public final class MultipartUploads {
                 store.release(reserved);
                 throw e;
             }
-            change.add(versionId, count, (int) crc.getValue());
+            change.add(versionId, count, (int) crc.getValue(),
+                    ChunkSums.of(ByteBuffer.wrap(source.inline(), (int) first, (int) count)));
             extents = List.of(new Extent(versionId, 0, count));
         } else {
             extents = Extent.slice(source.bodyExtents(), first, count);
@@ -260,8 +262,9 @@ public final class MultipartUploads {
         Path tmp = directory.partFile(fileId);
         ObjectMeta meta;
         try {
-            meta = concatenate(uploadId, chosen, tmp, fileId, total, upload);
-            store.commit(bucket, key, meta, total, null, true, condition);
+            ChunkSums.Builder sums = new ChunkSums.Builder();
+            meta = concatenate(uploadId, chosen, tmp, fileId, total, upload, sums);
+            store.commit(bucket, key, meta, sums.build(), total, null, true, condition);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(tmp);
             store.release(total);
@@ -289,6 +292,13 @@ public final class MultipartUploads {
         List<Extent> shared = new ArrayList<>();
         List<String> placed = new ArrayList<>();
         Runnable undo = () -> placed.forEach(this::unplace);
+        // the uploaded parts' chunk checksums, read from their files before the lock (a part records only its CRC32C)
+        Map<String, ChunkSums> sums = new HashMap<>();
+        for (ObjectMeta part : chosen) {
+            if (!part.isShared()) {
+                sums.put(part.fileId(), ChunkSums.of(directory.uploadPartFile(uploadId, part.fileId()), part.size()));
+            }
+        }
         synchronized (this) {
             upload(bucket, key, uploadId);
             try {
@@ -301,7 +311,7 @@ public final class MultipartUploads {
                         place(bucket, key, uploadId, part);
                         placed.add(part.fileId());
                         extents.add(new Extent(part.fileId(), 0, part.size()));
-                        change.add(part.fileId(), part.size(), part.crc32c());
+                        change.add(part.fileId(), part.size(), part.crc32c(), sums.get(part.fileId()));
                     }
                 }
             } catch (IOException | RuntimeException e) {
@@ -483,8 +493,9 @@ public final class MultipartUploads {
         return chosen;
     }
 
+    /** Joins the parts into {@code tmp}, feeding {@code sums} with its bytes. */
     private ObjectMeta concatenate(String uploadId, List<ObjectMeta> parts, Path tmp, String fileId, long total,
-            Upload upload) throws IOException {
+            Upload upload, ChunkSums.Builder sums) throws IOException {
         CRC32C crc = new CRC32C();
         MessageDigest md5s = Digests.md5();
         ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
@@ -495,6 +506,7 @@ public final class MultipartUploads {
                     while (in.read(buffer.clear()) >= 0) {
                         buffer.flip();
                         crc.update(buffer.duplicate());
+                        sums.update(buffer);
                         while (buffer.hasRemaining()) {
                             out.write(buffer);
                         }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -216,8 +217,8 @@ public final class ObjectStore implements AutoCloseable {
         Names.checkKey(key);
         checkCondition(bucket, key, condition);
         try {
-            return new ObjectUpload(this, (meta, reserved, ram, onDisk) -> commit(bucket, key, meta, reserved, ram,
-                    onDisk, condition), declaredLength, headers, tiers.sinkFor(declaredLength));
+            return new ObjectUpload(this, (meta, sums, reserved, ram, onDisk) -> commit(bucket, key, meta, sums,
+                    reserved, ram, onDisk, condition), declaredLength, headers, tiers.sinkFor(declaredLength));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start writing " + bucket + "/" + key, e);
         }
@@ -244,8 +245,10 @@ public final class ObjectStore implements AutoCloseable {
      * Where to read bytes {@code [offset, offset + length)} of an object's body: one segment per extent it covers,
      * each in RAM (a retained view the caller releases) or in its file (range GETs use it with sendfile). Null if the
      * object was replaced or deleted since {@code meta} was read (the caller reads it again). A body file found
-     * nowhere makes the entry stale: it is dropped and the GET is {@code NoSuchKey}. With verify-on-read, a file
-     * whose CRC32C differs from what was stored is dropped too (500, the object is gone).
+     * nowhere makes the entry stale: it is dropped and the GET is {@code NoSuchKey}. With verify-on-read (the
+     * default), the chunks of a file the range touches are checked against their CRC32C first (blocking reads, like
+     * sendfile's); a file that fails is corrupt: the entry is dropped, counted, and the GET is {@code NoSuchKey}, so
+     * a client treats it as the miss it now is.
      */
     public List<BodySegment> openRange(String bucket, String key, ObjectMeta meta, long offset, long length) {
         used(bucket, key, meta, offset, length);
@@ -259,32 +262,62 @@ public final class ObjectStore implements AutoCloseable {
         List<BodySegment> segments = new ArrayList<>(extents.size());
         for (Extent extent : extents) {
             ObjectBody body = tiers.open(extent.fileId());
-            if (body == null || (body.file() != null && options.verifyOnRead() && !verified(body.file(), extent))) {
+            String corruption = body == null || body.file() == null || !options.verifyOnRead()
+                    ? null
+                    : corruption(body.file(), extent);
+            if (body == null || corruption != null) {
                 segments.forEach(BodySegment::release);
-                return failedRead(bucket, key, meta, body);
+                return failedRead(bucket, key, meta, corruption);
             }
             segments.add(new BodySegment(body, extent.offset(), extent.length()));
         }
         return segments;
     }
 
-    private boolean verified(Path file, Extent extent) {
+    /**
+     * What is wrong with the bytes of {@code extent} in {@code file}, or null if its chunks match their CRC32C. A
+     * mismatch is checked once more against the file's record if the record changed meanwhile (a trim records the
+     * shorter file first and truncates it {@link Trims#DELAY} later).
+     */
+    private String corruption(Path file, Extent extent) {
         ExtentRefs.FileEntry entry = refs.get(extent.fileId());
-        return entry != null && StartupValidator.hasChecksum(file, entry.size(), entry.crc32c());
+        String found = corruption(file, extent, entry);
+        ExtentRefs.FileEntry now = found == null ? entry : refs.get(extent.fileId());
+        return now == entry ? found : corruption(file, extent, now);
     }
 
-    private List<BodySegment> failedRead(String bucket, String key, ObjectMeta meta, ObjectBody body) {
-        if (body == null) {
+    private static String corruption(Path file, Extent extent, ExtentRefs.FileEntry entry) {
+        if (entry == null || entry.sums() == null) {
+            return "body file " + extent.fileId() + " has no checksums on record";
+        }
+        try {
+            int bad = entry.sums().firstBadChunk(file, entry.size(), extent.offset(), extent.length());
+            return bad < 0
+                    ? null
+                    : "chunk " + bad + " of body file " + extent.fileId() + " does not match its CRC32C";
+        } catch (NoSuchFileException e) {
+            return "body file " + extent.fileId() + " is gone";
+        } catch (IOException e) {
+            return "body file " + extent.fileId() + " cannot be read: " + e;
+        }
+    }
+
+    private List<BodySegment> failedRead(String bucket, String key, ObjectMeta meta, String corruption) {
+        if (corruption == null) {
             if (!dropIfCurrent(bucket, key, meta.fileId())) {
                 return null;
             }
             throw new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
                     + " (its body was lost; the entry has been removed)");
         }
+        if (!dropIfCurrent(bucket, key, meta.fileId())) {
+            // replaced or deleted meanwhile (a trimmed or deleted file reads short): read it again
+            return null;
+        }
         stats.corruptOnRead.increment();
-        dropIfCurrent(bucket, key, meta.fileId());
-        throw new S3Exception(S3ErrorCode.INTERNAL_ERROR, "The stored body of " + key
-                + " failed its CRC32C check and was removed. Store the object again.");
+        LOG.error("Removed {}/{}: {} (the bytes on disk changed since they were written)", bucket, key, corruption);
+        throw new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
+                + " (its stored body failed its checksum and was removed; store the object again)");
     }
 
     /**
@@ -504,10 +537,11 @@ public final class ObjectStore implements AutoCloseable {
 
     /**
      * Puts the body in place (the file renamed into {@code objects/} when {@code onDisk}, the RAM copy into the RAM
-     * tier) and writes the index entry; the replaced object's body is removed after. Takes over {@code ram}.
+     * tier) and writes the index entry with the body file's record ({@code sums}: its chunk checksums); the replaced
+     * object's body is removed after. Takes over {@code ram}.
      */
-    void commit(String bucket, String key, ObjectMeta meta, long reservedBytes, ByteBuf ram, boolean onDisk,
-            WriteCondition condition) throws IOException {
+    void commit(String bucket, String key, ObjectMeta meta, ChunkSums sums, long reservedBytes, ByteBuf ram,
+            boolean onDisk, WriteCondition condition) throws IOException {
         Path part = directory.partFile(meta.fileId());
         Path target = directory.objectFile(meta.fileId());
         try {
@@ -536,7 +570,7 @@ public final class ObjectStore implements AutoCloseable {
         }
         bucketLifecycle.readLock().lock();
         try {
-            commitEntry(bucket, key, meta, reservedBytes, target, condition);
+            commitEntry(bucket, key, meta, sums, reservedBytes, target, condition);
         } finally {
             bucketLifecycle.readLock().unlock();
         }
@@ -558,11 +592,11 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     /** Writes a PUT's entry; a failure forgets its body, whose upload then aborts and releases the reservation. */
-    private void commitEntry(String bucket, String key, ObjectMeta meta, long reservedBytes, Path target,
-            WriteCondition condition) throws IOException {
+    private void commitEntry(String bucket, String key, ObjectMeta meta, ChunkSums sums, long reservedBytes,
+            Path target, WriteCondition condition) throws IOException {
         ExtentRefs.Change change = new ExtentRefs.Change();
         if (!meta.isInline()) {
-            change.add(meta.fileId(), meta.size(), meta.crc32c());
+            change.add(meta.fileId(), meta.size(), meta.crc32c(), sums);
         }
         try {
             commitEntry(bucket, key, new Install(meta, change, batch -> {

@@ -15,7 +15,7 @@ import io.promptcache.storage.error.S3Exception;
 
 /**
  * One PUT in progress: the body streams into a temporary file, an off-heap RAM buffer, or both (per the tier
- * policy) while MD5 and CRC32C are computed; nothing is visible until {@link #commit} puts the body in place and
+ * policy) while MD5, CRC32C and the chunk checksums are computed; nothing is visible until {@link #commit} puts the body in place and
  * writes the index entry. {@link #close()} aborts an uncommitted upload and removes what it wrote. Not thread-safe:
  * one writer.
  */
@@ -27,9 +27,11 @@ public final class ObjectUpload implements AutoCloseable {
 
         /**
          * Makes the body visible: the file {@code tmp/<fileId>.part} when {@code onDisk}, and/or the RAM copy (whose
-         * reference the target takes over, also on failure). On failure the caller aborts the upload.
+         * reference the target takes over, also on failure), with the chunk checksums of its bytes. On failure the
+         * caller aborts the upload.
          */
-        void commit(ObjectMeta meta, long reservedBytes, ByteBuf ram, boolean onDisk) throws IOException;
+        void commit(ObjectMeta meta, ChunkSums sums, long reservedBytes, ByteBuf ram, boolean onDisk)
+                throws IOException;
     }
 
     private final ObjectStore store;
@@ -45,6 +47,7 @@ public final class ObjectUpload implements AutoCloseable {
     private final byte[] inline;
     private final MessageDigest md5;
     private final CRC32C crc = new CRC32C();
+    private final ChunkSums.Builder sums = new ChunkSums.Builder();
     private long written;
     private long reserved;
     private boolean finished;
@@ -92,6 +95,7 @@ public final class ObjectUpload implements AutoCloseable {
         }
         md5.update(bytes.duplicate());
         crc.update(bytes.duplicate());
+        sums.update(bytes);
         if (inline != null) {
             bytes.duplicate().get(inline, (int) written, n);
         }
@@ -148,7 +152,7 @@ public final class ObjectUpload implements AutoCloseable {
                 headers.userMetadata(), inline);
         ByteBuf handedOver = ram;
         ram = null;
-        target.commit(meta, reserved, handedOver, channel != null);
+        target.commit(meta, sums.build(), reserved, handedOver, channel != null);
         finished = true;
         return meta;
     }

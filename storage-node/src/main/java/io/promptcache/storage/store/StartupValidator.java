@@ -83,6 +83,7 @@ final class StartupValidator {
             kept[2] += meta.isInline() ? meta.size() : 0;
         });
         MultipartUploads.PartScan parts = multipart.validate(this);
+        checksumOldFiles();
         long repaired = repairCounts();
         long orphans = deleteOrphans(counted.keySet()) + deleteOrphanParts(parts.files());
         long fileBytes = counted.values().stream().mapToLong(ExtentRefs.FileEntry::size).sum();
@@ -109,15 +110,14 @@ final class StartupValidator {
         for (Extent e : extents) {
             ExtentRefs.FileEntry entry = counted.getOrDefault(e.fileId(), stored.get(e.fileId()));
             if (entry == null && !meta.isShared()) {
-                entry = new ExtentRefs.FileEntry(meta.size(), meta.crc32c(), 0);
+                entry = new ExtentRefs.FileEntry(meta.size(), meta.crc32c(), 0, null);
             }
             if (entry == null || e.end() > entry.size() || !hasSize(e.fileId(), entry.size())) {
                 return false;
             }
             found.put(e.fileId(), entry);
         }
-        found.forEach((fileId, entry) -> counted.merge(fileId, new ExtentRefs.FileEntry(entry.size(),
-                entry.crc32c(), 1), (a, b) -> new ExtentRefs.FileEntry(a.size(), a.crc32c(), a.refs() + 1)));
+        found.forEach((fileId, entry) -> counted.merge(fileId, entry.withRefs(1), (a, b) -> a.withRefs(a.refs() + 1)));
         ExtentRefs.reach(extents).forEach((fileId, end) -> reaches.computeIfAbsent(fileId, f -> new TreeMap<>())
                 .merge(end, 1, Integer::sum));
         return true;
@@ -151,6 +151,30 @@ final class StartupValidator {
         });
     }
 
+    /**
+     * Computes the chunk checksums of body files recorded before they existed, from the files as they are now (the
+     * record is written with the repaired counts). A file that cannot be read keeps none, and its reads fail their
+     * check: its holders are dropped when read.
+     */
+    private void checksumOldFiles() {
+        long computed = 0;
+        for (Map.Entry<String, ExtentRefs.FileEntry> e : counted.entrySet()) {
+            ExtentRefs.FileEntry entry = e.getValue();
+            if (entry.sums() == null) {
+                try {
+                    e.setValue(new ExtentRefs.FileEntry(entry.size(), entry.crc32c(), entry.refs(),
+                            ChunkSums.of(directory.objectFile(e.getKey()), entry.size())));
+                    computed++;
+                } catch (IOException ex) {
+                    LOG.warn("Could not compute the chunk checksums of body file {}: {}", e.getKey(), ex.toString());
+                }
+            }
+        }
+        if (computed > 0) {
+            LOG.info("Computed the chunk checksums of {} body files written before they were kept", computed);
+        }
+    }
+
     /** Writes the counts the records imply where the stored ones differ, in one batch. */
     private long repairCounts() {
         long repaired = 0;
@@ -178,15 +202,6 @@ final class StartupValidator {
     static boolean hasSize(Path body, long size) {
         try {
             return Files.isRegularFile(body) && Files.size(body) == size;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** Whether the file holds the body's bytes: its size and CRC32C are the ones stored. */
-    static boolean hasChecksum(Path body, long expectedSize, int expectedCrc32c) {
-        try {
-            return Files.size(body) == expectedSize && Trims.crc32c(body, expectedSize) == expectedCrc32c;
         } catch (IOException e) {
             return false;
         }

@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param writerQueueSize bound of the background writer's queue
  * @param writeRetries attempts after a failed background write with {@code PERSISTENT} durability
  * @param drainTimeout how long a graceful stop waits for the background writer to drain
- * @param verifyOnRead check a body's CRC32C against its metadata before serving it from disk
+ * @param verifyOnRead check the chunks a GET reads from a body file against their CRC32C before serving them
  * @param inlineThresholdBytes bodies of at most this many bytes live in their index entry, not in a file (0: none)
  * @param reclaimOnDemand a write that needs room first deletes the objects the GC marked ({@link Reclaimables})
  * @param reclaimWait with {@code reclaimOnDemand}, how long a write (off the event loop) short of room waits for the
@@ -55,10 +55,10 @@ public record StoreOptions(Path dataDir, Durability durability, long capacityByt
     /** Inline bodies are held in heap while written and read whole with their entry: keep them small. */
     static final int MAX_INLINE_BYTES = 1 << 20;
 
-    /** Disk only: no RAM tier, synchronous writes, every body in a file. */
+    /** Disk only: no RAM tier, synchronous writes, every body in a file, reads checked against their checksums. */
     public static StoreOptions diskOnly(Path dataDir, Durability durability, long capacityBytes) {
         return new StoreOptions(dataDir, durability, capacityBytes, TierPolicy.WRITE_THROUGH, 0, false, 512, 3,
-                Duration.ofSeconds(5), false, 0, true, Duration.ZERO);
+                Duration.ofSeconds(5), true, 0, true, Duration.ZERO);
     }
 
     public StoreOptions withTiers(TierPolicy newPolicy, long newRamCapacity, boolean newAsyncWrites) {

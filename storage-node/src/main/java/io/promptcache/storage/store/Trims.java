@@ -1,13 +1,12 @@
 package io.promptcache.storage.store;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.OptionalInt;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Trimming a body file's unread tail ({@link ExtentRefs}): which files may be trimmed (only on disk, no RAM-only
- * copy, no pending write), the CRC32C of the bytes kept, and the truncation itself, {@link #DELAY} after the batch
+ * copy, no pending write), the CRC32C and chunk checksums of the bytes kept, and the truncation itself, {@link #DELAY} after the batch
  * that recorded it, so a GET already streaming the deleted object's tail from the file can finish. The freed bytes
  * count as room at once; a crash before the truncation leaves a file longer than its record, which startup
  * validation truncates.
@@ -52,16 +51,18 @@ final class Trims implements ExtentRefs.Trimmer, AutoCloseable {
     }
 
     @Override
-    public OptionalInt crc32cOfPrefix(String fileId, long length) {
+    public Optional<ExtentRefs.FileEntry> prefix(String fileId, long length, int refs) {
         Tiers current = tiers;
         if (current == null || options.policy() == TierPolicy.RAM_ONLY || !current.onDisk(fileId)) {
-            return OptionalInt.empty();
+            return Optional.empty();
         }
         try {
-            return OptionalInt.of(crc32c(directory.objectFile(fileId), length));
+            CRC32C whole = new CRC32C();
+            ChunkSums sums = ChunkSums.read(directory.objectFile(fileId), length, whole);
+            return Optional.of(new ExtentRefs.FileEntry(length, (int) whole.getValue(), refs, sums));
         } catch (IOException e) {
             LOG.warn("Not trimming body file {}: {}", fileId, e.toString());
-            return OptionalInt.empty();
+            return Optional.empty();
         }
     }
 
@@ -84,25 +85,6 @@ final class Trims implements ExtentRefs.Trimmer, AutoCloseable {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             channel.truncate(keep);
         }
-    }
-
-    /** The CRC32C of the first {@code length} bytes of {@code file}; an I/O error if it is shorter. */
-    static int crc32c(Path file, long length) throws IOException {
-        CRC32C crc = new CRC32C();
-        ByteBuffer buffer = ByteBuffer.allocate(256 << 10);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            long position = 0;
-            while (position < length) {
-                buffer.clear().limit((int) Math.min(buffer.capacity(), length - position));
-                int n = channel.read(buffer, position);
-                if (n < 0) {
-                    throw new IOException(file + " has " + position + " bytes, fewer than " + length);
-                }
-                crc.update(buffer.flip());
-                position += n;
-            }
-        }
-        return (int) crc.getValue();
     }
 
     @Override

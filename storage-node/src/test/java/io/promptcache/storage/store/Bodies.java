@@ -12,8 +12,14 @@ final class Bodies {
 
     static byte[] read(ObjectStore store, String bucket, String key) throws IOException {
         ObjectMeta meta = store.head(bucket, key);
+        return read(store, bucket, key, 0, meta.size());
+    }
+
+    /** Bytes {@code [offset, offset + length)} of the body, as a range GET reads them. */
+    static byte[] read(ObjectStore store, String bucket, String key, long offset, long length) throws IOException {
+        ObjectMeta meta = store.head(bucket, key);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (BodySegment segment : store.openRange(bucket, key, meta, 0, meta.size())) {
+        for (BodySegment segment : store.openRange(bucket, key, meta, offset, length)) {
             byte[] bytes = new byte[(int) segment.length()];
             if (segment.body().ram() != null) {
                 segment.body().ram().getBytes(segment.body().ram().readerIndex() + (int) segment.offset(), bytes);

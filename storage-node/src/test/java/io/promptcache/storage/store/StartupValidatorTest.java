@@ -116,7 +116,7 @@ class StartupValidatorTest {
         // ... and a stored count gone wrong (it cannot after a crash: counts change with their records)
         try (MetadataStore metadata = new MetadataStore(data.resolve("meta"), true);
                 MetadataStore.Batch batch = metadata.batch()) {
-            metadata.write(batch.putFile(fileId, new ExtentRefs.FileEntry(4096, 0, 1).encode()));
+            metadata.write(batch.putFile(fileId, new ExtentRefs.FileEntry(4096, 0, 1, null).encode()));
         }
         // When
         try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {

@@ -1,0 +1,194 @@
+package io.promptcache.storage.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * The CRC32C of every {@link #CHUNK_BYTES} chunk of a body file (the last one may be shorter), kept with the file's
+ * reference count. A range GET served from the file checks the chunks the range touches before a byte is sent, so
+ * a flipped bit on disk costs the read of at most one chunk more at each end of the range, never a read of the
+ * whole body. Immutable.
+ */
+public final class ChunkSums {
+
+    /** Bytes per chunk: 4 bytes of checksum per 64 KiB of body (0.006%). */
+    public static final int CHUNK_BYTES = 64 << 10;
+
+    /** One scratch chunk per thread: small enough to stay in the CPU cache between the read and the CRC. */
+    private static final ThreadLocal<ByteBuffer> SCRATCH = ThreadLocal
+            .withInitial(() -> ByteBuffer.allocateDirect(CHUNK_BYTES));
+
+    private final int[] sums;
+
+    private ChunkSums(int[] sums) {
+        this.sums = sums;
+    }
+
+    /** Chunks covered. */
+    public int chunks() {
+        return sums.length;
+    }
+
+    /**
+     * Checks the chunks that bytes {@code [offset, offset + length)} of {@code file} (a body of {@code size} bytes)
+     * touch, reading each from the file.
+     *
+     * @return the index of the first chunk whose bytes differ from its checksum (or that the file is too short to
+     *         hold), or -1 if all match
+     */
+    public int firstBadChunk(Path file, long size, long offset, long length) throws IOException {
+        if (length <= 0) {
+            return -1;
+        }
+        int first = (int) (offset / CHUNK_BYTES);
+        int last = (int) ((offset + length - 1) / CHUNK_BYTES);
+        ByteBuffer scratch = SCRATCH.get();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            CRC32C crc = new CRC32C();
+            for (int chunk = first; chunk <= last; chunk++) {
+                if (chunk >= sums.length) {
+                    return chunk;
+                }
+                long start = (long) chunk * CHUNK_BYTES;
+                int bytes = (int) Math.min(CHUNK_BYTES, size - start);
+                scratch.clear().limit(bytes);
+                while (scratch.hasRemaining()) {
+                    if (channel.read(scratch, start + scratch.position()) < 0) {
+                        return chunk;
+                    }
+                }
+                crc.reset();
+                crc.update(scratch.flip());
+                if ((int) crc.getValue() != sums[chunk]) {
+                    return chunk;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The checksums of the first {@code length} bytes of {@code file}. */
+    static ChunkSums of(Path file, long length) throws IOException {
+        return read(file, length, new CRC32C());
+    }
+
+    /**
+     * The checksums of the first {@code length} bytes of {@code file}, computed in one pass that also feeds
+     * {@code whole} (the CRC32C of those bytes, for the file's record).
+     */
+    static ChunkSums read(Path file, long length, CRC32C whole) throws IOException {
+        Builder sums = new Builder();
+        ByteBuffer buffer = ByteBuffer.allocate(4 * CHUNK_BYTES);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long position = 0;
+            while (position < length) {
+                buffer.clear().limit((int) Math.min(buffer.capacity(), length - position));
+                int n = channel.read(buffer, position);
+                if (n < 0) {
+                    throw new IOException(file + " has " + position + " bytes, fewer than " + length);
+                }
+                buffer.flip();
+                whole.update(buffer.duplicate());
+                sums.update(buffer);
+                position += n;
+            }
+        }
+        return sums.build();
+    }
+
+    /** The checksums of {@code bytes} (a body held in memory). */
+    static ChunkSums of(ByteBuffer bytes) {
+        Builder sums = new Builder();
+        sums.update(bytes);
+        return sums.build();
+    }
+
+    int encodedLength() {
+        return 4 + 4 * sums.length;
+    }
+
+    /** Appends the chunk size and the checksums. */
+    void encode(ByteBuffer out) {
+        out.putInt(CHUNK_BYTES);
+        for (int sum : sums) {
+            out.putInt(sum);
+        }
+    }
+
+    /** Reads what {@link #encode} wrote (the rest of {@code in}). */
+    static ChunkSums decode(ByteBuffer in) {
+        int chunkBytes = in.getInt();
+        if (chunkBytes != CHUNK_BYTES || in.remaining() % 4 != 0) {
+            throw new IllegalArgumentException("chunk checksums of " + chunkBytes + "-byte chunks, "
+                    + in.remaining() + " bytes");
+        }
+        int[] sums = new int[in.remaining() / 4];
+        for (int i = 0; i < sums.length; i++) {
+            sums[i] = in.getInt();
+        }
+        return new ChunkSums(sums);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ChunkSums other && Arrays.equals(sums, other.sums);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(sums);
+    }
+
+    @Override
+    public String toString() {
+        return "ChunkSums[" + sums.length + " chunks]";
+    }
+
+    /** Computes the checksums of bytes as they stream by. Not thread-safe. */
+    static final class Builder {
+
+        private final CRC32C crc = new CRC32C();
+        private int[] sums = new int[16];
+        private int count;
+        private long position;
+
+        /** Counts {@code bytes} (their position is left as it was). */
+        void update(ByteBuffer bytes) {
+            ByteBuffer rest = bytes.duplicate();
+            while (rest.hasRemaining()) {
+                int room = CHUNK_BYTES - (int) (position % CHUNK_BYTES);
+                int n = Math.min(room, rest.remaining());
+                crc.update(rest.slice(rest.position(), n));
+                rest.position(rest.position() + n);
+                position += n;
+                if (n == room) {
+                    close();
+                }
+            }
+        }
+
+        void update(byte[] bytes, int offset, int length) {
+            update(ByteBuffer.wrap(bytes, offset, length));
+        }
+
+        private void close() {
+            if (count == sums.length) {
+                sums = Arrays.copyOf(sums, count * 2);
+            }
+            sums[count++] = (int) crc.getValue();
+            crc.reset();
+        }
+
+        ChunkSums build() {
+            if (position % CHUNK_BYTES != 0) {
+                close();
+            }
+            return new ChunkSums(Arrays.copyOf(sums, count));
+        }
+    }
+}

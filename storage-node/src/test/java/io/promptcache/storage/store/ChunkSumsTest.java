@@ -1,0 +1,91 @@
+package io.promptcache.storage.store;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.zip.CRC32C;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ChunkSumsTest {
+
+    private static final int CHUNK = ChunkSums.CHUNK_BYTES;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldComputeTheSameSumsHoweverTheBytesArrive() throws Exception {
+        // Given: a body of 3 whole chunks and a partial one
+        byte[] body = random(3 * CHUNK + 12_345, 1);
+        Path file = dir.resolve("body");
+        Files.write(file, body);
+        // When: streamed in uneven pieces (as a PUT's network buffers arrive)
+        ChunkSums.Builder streamed = new ChunkSums.Builder();
+        Random pieces = new Random(2);
+        for (int off = 0; off < body.length;) {
+            int n = Math.min(body.length - off, 1 + pieces.nextInt(3 * CHUNK / 2));
+            ByteBuffer piece = ByteBuffer.wrap(body, off, n);
+            streamed.update(piece);
+            assertThat(piece.position()).as("the caller's buffer is left as it was").isEqualTo(off);
+            off += n;
+        }
+        // Then: the same sums as read from the file and as computed over the whole buffer, one per started chunk
+        CRC32C whole = new CRC32C();
+        ChunkSums fromFile = ChunkSums.read(file, body.length, whole);
+        assertThat(streamed.build()).isEqualTo(fromFile).isEqualTo(ChunkSums.of(ByteBuffer.wrap(body)));
+        assertThat(fromFile.chunks()).isEqualTo(4);
+        CRC32C expected = new CRC32C();
+        expected.update(body);
+        assertThat(whole.getValue()).isEqualTo(expected.getValue());
+        assertThat(ChunkSums.of(ByteBuffer.allocate(0)).chunks()).isZero();
+    }
+
+    @Test
+    void shouldFindTheFirstRottenChunkARangeTouches() throws Exception {
+        // Given
+        byte[] body = random(4 * CHUNK + 100, 3);
+        Path file = dir.resolve("body");
+        Files.write(file, body);
+        ChunkSums sums = ChunkSums.of(file, body.length);
+        assertThat(sums.firstBadChunk(file, body.length, 0, body.length)).isEqualTo(-1);
+        // When: one bit flips in chunk 2
+        body[2 * CHUNK + 5] ^= 0x10;
+        Files.write(file, body);
+        // Then: a range touching it finds it, one that does not is clean
+        assertThat(sums.firstBadChunk(file, body.length, 0, body.length)).isEqualTo(2);
+        assertThat(sums.firstBadChunk(file, body.length, 3 * CHUNK - 1, 1)).isEqualTo(2);
+        assertThat(sums.firstBadChunk(file, body.length, 0, 2 * CHUNK)).isEqualTo(-1);
+        assertThat(sums.firstBadChunk(file, body.length, 3 * CHUNK, CHUNK + 100)).isEqualTo(-1);
+        assertThat(sums.firstBadChunk(file, body.length, 5, 0)).isEqualTo(-1);
+        // and a file cut short fails the chunks it no longer holds
+        Files.write(file, java.util.Arrays.copyOf(body, 4 * CHUNK + 50));
+        assertThat(sums.firstBadChunk(file, body.length, 4 * CHUNK, 100)).isEqualTo(4);
+    }
+
+    @Test
+    void shouldRoundTripItsRecordAndReadRecordsWithoutSums() {
+        ChunkSums sums = ChunkSums.of(ByteBuffer.wrap(random(2 * CHUNK + 1, 4)));
+        ExtentRefs.FileEntry entry = new ExtentRefs.FileEntry(2L * CHUNK + 1, 7, 3, sums);
+        assertThat(ExtentRefs.FileEntry.decode(entry.encode())).isEqualTo(entry);
+        // a record written before chunk checksums: 16 bytes, no sums
+        ExtentRefs.FileEntry old = new ExtentRefs.FileEntry(10, 7, 1, null);
+        assertThat(old.encode()).hasSize(16);
+        assertThat(ExtentRefs.FileEntry.decode(old.encode()).sums()).isNull();
+        byte[] otherChunkSize = entry.encode();
+        otherChunkSize[16 + 2] = 1;
+        assertThatThrownBy(() -> ExtentRefs.FileEntry.decode(otherChunkSize))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static byte[] random(int n, long seed) {
+        byte[] bytes = new byte[n];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+}
