@@ -5,16 +5,20 @@
 #   storage-node/bench/run.sh            # needs: a JDK, nginx and wrk (apt-get install nginx-light wrk)
 #   DURATION=20 REPEAT=5 storage-node/bench/run.sh   # each cell REPEAT times, medians reported (default 3)
 #   PROFILE=1 storage-node/bench/run.sh   # JFR recording of the default node: $WORK/node.jfr
+#   CONCURRENCY="8" PUTS=0 storage-node/bench/run.sh   # only these GET concurrencies (default "1 8 16"), no PUTs
 #
 # Prints a Markdown table (docs/benchmarks.md explains it) and leaves raw wrk output in $WORK.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION=${DURATION:-10}
 REPEAT=${REPEAT:-3}
+CONCURRENCY=${CONCURRENCY:-"1 8 16"}
+PUTS=${PUTS:-1}
+TARGETS="nginx node node-disk node-disk-unchecked s3proxy"
 S3PROXY_VERSION=${S3PROXY_VERSION:-3.3.0}
 WORK=$(mktemp -d /tmp/promptcache-bench.XXXXXX)
 chmod 755 "$WORK"  # nginx workers run unprivileged
-NGINX_PORT=19081 NODE_PORT=19082 PROXY_PORT=19083 DISK_NODE_PORT=19084
+NGINX_PORT=19081 NODE_PORT=19082 PROXY_PORT=19083 DISK_NODE_PORT=19084 UNCHECKED_PORT=19085
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -58,7 +62,8 @@ nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx"
 
 # promptcache storage-node (packaged), Kafka deliberately unreachable: the S3 path does not need it. "node" runs
 # the default tiering (write_through, 512 MiB RAM tier: the objects are served from RAM), "node-disk" has no RAM
-# tier (sendfile from the body files, like nginx).
+# tier (each GET checks the 64 KiB chunks it reads against their CRC32C, then sendfile from the body file, like
+# nginx), "node-disk-unchecked" is node-disk with that check turned off (verify-on-read=false): the check's cost.
 start_node() { # name port extra-args...
     local name=$1 port=$2; shift 2
     java -Xmx1g -Dquarkus.http.port="$port" -Dquarkus.http.host=127.0.0.1 \
@@ -72,6 +77,8 @@ else
     start_node node $NODE_PORT
 fi
 start_node node-disk $DISK_NODE_PORT -Dpromptcache.storage.tier.ram-capacity-bytes=0
+start_node node-disk-unchecked $UNCHECKED_PORT -Dpromptcache.storage.tier.ram-capacity-bytes=0 \
+    -Dpromptcache.storage.verify-on-read=false
 
 # S3Proxy, filesystem backend, no auth
 mkdir -p "$WORK/s3proxy"
@@ -88,8 +95,9 @@ wait_up() { for _ in $(seq 1 120); do curl -s -o /dev/null "$1" && return 0; sle
 wait_up "http://127.0.0.1:$NGINX_PORT/bench/obj-1m"
 wait_up "http://127.0.0.1:$NODE_PORT/q/health/ready"
 wait_up "http://127.0.0.1:$DISK_NODE_PORT/q/health/ready"
+wait_up "http://127.0.0.1:$UNCHECKED_PORT/q/health/ready"
 wait_up "http://127.0.0.1:$PROXY_PORT/"
-for port in $NODE_PORT $DISK_NODE_PORT $PROXY_PORT; do
+for port in $NODE_PORT $DISK_NODE_PORT $UNCHECKED_PORT $PROXY_PORT; do
     curl -sf -X PUT "http://127.0.0.1:$port/bench" -o /dev/null
     curl -sf -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-1m" "http://127.0.0.1:$port/bench/obj-1m" -o /dev/null
     curl -sf -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-16m" "http://127.0.0.1:$port/bench/obj-16m" -o /dev/null
@@ -123,10 +131,11 @@ measure_once() { # name url range concurrency lua size
     echo "$rps|$bytes|$p50|$p99"
 }
 declare -A url=([nginx]="http://127.0.0.1:$NGINX_PORT/bench" [node]="http://127.0.0.1:$NODE_PORT/bench"
-    [node-disk]="http://127.0.0.1:$DISK_NODE_PORT/bench" [s3proxy]="http://127.0.0.1:$PROXY_PORT/bench")
+    [node-disk]="http://127.0.0.1:$DISK_NODE_PORT/bench" [node-disk-unchecked]="http://127.0.0.1:$UNCHECKED_PORT/bench"
+    [s3proxy]="http://127.0.0.1:$PROXY_PORT/bench")
 MIB=1048576
 # warm-up (not reported): JIT for the JVM servers, page cache for everyone
-for target in nginx node node-disk s3proxy; do
+for target in $TARGETS; do
     wrk -t 2 -c 8 -d 5s -H "Range: bytes=0-1048575" "${url[$target]}/obj-16m" > /dev/null
     wrk -t 2 -c 8 -d 5s -H "Range: bytes=0-1048575" "${url[$target]}/obj-1m" > /dev/null
 done
@@ -134,9 +143,9 @@ echo "| test | concurrency | target | req/s | GB/s | p50 ms | p99 ms | req/s vs 
 echo "|---|---|---|---|---|---|---|---|---|"
 for test in "1 MiB object, Range 0-1MiB|obj-1m|bytes=0-1048575" "1 MiB slice of 16 MiB|obj-16m|bytes=4194304-5242879"; do
     IFS='|' read -r label object range <<< "$test"
-    for c in 1 8 16; do
+    for c in $CONCURRENCY; do
         base=""
-        for target in nginx node node-disk s3proxy; do
+        for target in $TARGETS; do
             r=$(measure "$target-$object-$c" "${url[$target]}/$object" "$range" "$c" "" "$MIB")
             IFS='|' read -r rps gbs p50 p99 <<< "$r"
             [ "$target" = nginx ] && base="$rps|$p99"
@@ -156,6 +165,7 @@ wrk.body = f:read("*all")
 f:close()
 LUA
 for c in 1 8; do
+    [ "$PUTS" = 1 ] || break
     for target in node node-disk s3proxy; do
         r=$(measure "put-$target-$c" "${url[$target]}/put-target" "" "$c" "$WORK/put.lua" "$MIB")
         IFS='|' read -r rps gbs p50 p99 <<< "$r"

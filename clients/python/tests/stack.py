@@ -1,5 +1,5 @@
-"""A real promptcache stack for the tests: ``./promptcache up`` (broker, storage node, index-service with API keys,
-GC) on free ports, started once per test run and stopped at the end. Set PROMPTCACHE_URL to test against a running
+"""A real promptcache stack for the tests: ``./promptcache up`` (broker, storage node checking SigV4, index-service
+with API keys, GC) on free ports, started once per test run and stopped at the end. Set PROMPTCACHE_URL to test against a running
 stack started with the same API key."""
 
 import atexit
@@ -11,6 +11,8 @@ import subprocess
 import tempfile
 import time
 from typing import Optional
+
+from . import sigv4
 
 API_KEY = "python-test-key"
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -46,7 +48,9 @@ class Stack:
              "256MiB", "--data-dir", os.path.join(self.work, "data"),
              # API keys on: every call carries one, and a wrong one is a typed error
              "--index-config", "promptcache.index.auth.mode=api-key",
-             "--index-config", f"promptcache.index.auth.tenants.python.api-keys={API_KEY}"],
+             "--index-config", f"promptcache.index.auth.tenants.python.api-keys={API_KEY}",
+             # the nodes check SigV4 (the default of up); the tests hold a key of their own to act behind the index
+             "--node-config", f"promptcache.storage.auth.credentials.{sigv4.KEY_ID}={sigv4.SECRET}"],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout
         while not os.path.exists(stack_file):

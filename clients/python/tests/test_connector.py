@@ -5,13 +5,12 @@ the other loads, block for block."""
 import hashlib
 import random
 import unittest
-import urllib.parse
-import urllib.request
 from types import SimpleNamespace
 from typing import Any, Dict, List
 
 from promptcache.connector import KvLayout, PromptcacheConnector
 
+from . import sigv4
 from .stack import API_KEY, STACK
 
 BLOCK = 16
@@ -131,10 +130,7 @@ class ConnectorTest(unittest.TestCase):
         tokens = self.tokens(2)
         engine.step("r1", tokens)
         hit = engine.scheduler.namespace.lookup(tokens)
-        location = urllib.parse.urlsplit(hit.location)
-        with urllib.request.urlopen(urllib.request.Request(f"{location.scheme}://{location.netloc}{location.path}",
-                                                           method="DELETE")):
-            pass
+        sigv4.delete(hit.location)
         step = engine.step("r2", tokens + self.tokens(1))
         self.assertEqual(step["external"], 2 * BLOCK)
         self.assertEqual(step["failed"], 2, "the blocks of the lost object are reported for recomputation")

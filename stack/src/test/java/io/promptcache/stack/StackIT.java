@@ -2,6 +2,10 @@ package io.promptcache.stack;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
 import io.promptcache.stack.up.StackInfo;
 import io.promptcache.stack.up.StackSpec;
@@ -26,7 +31,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The local stack as a user runs it: 2 storage nodes, 2 index replicas, a gc-processor and the broker, each its own
- * process from the packaged applications; a short synthetic bench over the public APIs; then a clean stop.
+ * process from the packaged applications, storage nodes checking SigV4 (the default of {@code up}) and the index
+ * requiring an API key ({@code up --auth}); a short synthetic bench over the public APIs; then a clean stop.
  */
 class StackIT {
 
@@ -38,7 +44,7 @@ class StackIT {
         // Given: the stack on free ports, throwaway data
         Path home = Path.of("..").toAbsolutePath().normalize();
         StackSpec spec = new StackSpec(home, null, 2, 2, true, 0, 0, 0, 256L << 20, null, Map.of(), Map.of(),
-                Map.of());
+                Map.of(), true, Secrets.random(24));
         List<ProcessHandle> processes = new ArrayList<>();
         Path dataDir;
         try (Stack stack = Stack.start(spec)) {
@@ -49,6 +55,18 @@ class StackIT {
             assertThat(info.nodes()).hasSize(2);
             Path stackFile = work.resolve("stack.json");
             info.write(stackFile);
+            // the nodes refuse what is not signed; the index refuses a caller without the key
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> unsigned = http.send(HttpRequest.newBuilder(URI.create(info.nodes().get(0).url()
+                    + "/promptcache/anything")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(unsigned.statusCode()).as(unsigned.body()).isEqualTo(403);
+            assertThat(unsigned.body()).contains("AccessDenied");
+            HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(info.index().get(0)
+                    + "/v1/namespaces")).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                            .ofString("{\"modelFingerprint\":\"m\",\"dtype\":\"bf16\",\"blockSize\":16}"))
+                    .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(401);
 
             // When: a short synthetic bench through both replicas
             Path out = work.resolve("report");
@@ -59,7 +77,7 @@ class StackIT {
                     "--concurrency", "4", "--kv-bytes-per-token", "64", "--system-tokens", "1024", "--conversations",
                     "16", "--out", out.toString(), "--no-progress");
 
-            // Then: hits, no error, a report and its plots
+            // Then: hits (each a range GET at the presigned URL the lookup returned), no error, a report and its plots
             JsonNode result = new ObjectMapper().readTree(out.resolve("report.json").toFile()).get("result");
             assertThat(exit).as(console.toString()).isZero();
             assertThat(result.get("requests").asLong()).isPositive();

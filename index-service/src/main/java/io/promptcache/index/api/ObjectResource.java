@@ -70,7 +70,8 @@ public class ObjectResource {
     @DELETE
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Delete (owner only)", description = "Phase one: tombstone; the gc-processor deletes the "
-            + "bytes after the grace window. 403 for anyone but the owner.")
+            + "bytes after the grace window. 403 NotOwner for anyone but its owner: the API key that stored it (in "
+            + "open mode, anyone).")
     public Response delete(@Context HttpHeaders headers, @PathParam("objectId") String objectId) {
         return Response.accepted(state(objectId, objects.delete(tenancy.caller(headers), objectId))).build();
     }

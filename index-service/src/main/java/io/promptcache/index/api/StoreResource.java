@@ -28,6 +28,7 @@ import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
 import io.promptcache.index.store.StorePlan;
 import io.promptcache.index.store.StoreService;
+import io.promptcache.index.tenancy.Caller;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.hash.PrefixChain;
 
@@ -75,7 +76,8 @@ public class StoreResource {
             + "storage node or Kafka fails (nothing advertised).")
     public Response store(@Context HttpHeaders headers, @PathParam("namespace") String namespace, InputStream body)
             throws IOException {
-        Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
+        Caller caller = tenancy.caller(headers);
+        Namespace spec = namespaces.require(caller, namespace);
         long contentLength = contentLength(headers);
         DataInputStream in = new DataInputStream(body);
         int headLength;
@@ -100,7 +102,7 @@ public class StoreResource {
             throw new ApiException(ApiErrorCode.MALFORMED_JSON, "the store head is not valid JSON: "
                     + e.getOriginalMessage());
         }
-        StorePlan plan = plan(spec, request);
+        StorePlan plan = plan(spec, request, caller);
         long bytes = contentLength - 4 - headLength;
         if (bytes != plan.sentBytes()) {
             throw ApiException.badRequest("the body carries " + bytes + " object bytes after its head; the layout "
@@ -121,8 +123,9 @@ public class StoreResource {
             + "already covers the prefix.")
     public ReservationResponse reserve(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             StoreRequest request) {
-        Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
-        return ReservationResponse.of(spec.idText(), store.reserve(plan(spec, request)));
+        Caller caller = tenancy.caller(headers);
+        Namespace spec = namespaces.require(caller, namespace);
+        return ReservationResponse.of(spec.idText(), store.reserve(plan(spec, request, caller)));
     }
 
     @POST
@@ -132,17 +135,18 @@ public class StoreResource {
             + "publishes the object and its prefixes in one Kafka transaction. Idempotent.")
     public Response commit(@Context HttpHeaders headers, @PathParam("namespace") String namespace,
             @PathParam("objectId") String objectId, CommitRequest request) {
-        Namespace spec = namespaces.require(tenancy.caller(headers), namespace);
+        Caller caller = tenancy.caller(headers);
+        Namespace spec = namespaces.require(caller, namespace);
         if (request == null) {
             throw ApiException.badRequest("send the reservation's description and node as JSON");
         }
         StoreResponse response = StoreResponse
-                .of(store.commitReservation(plan(spec, request.store()), objectId, request.node(),
+                .of(store.commitReservation(plan(spec, request.store(), caller), objectId, request.node(),
                         request.uploadId(), request.continues()));
         return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
     }
 
-    private StorePlan plan(Namespace spec, StoreRequest request) {
+    private StorePlan plan(Namespace spec, StoreRequest request, Caller caller) {
         if (request == null) {
             throw ApiException.badRequest("send tokens|blockHashes and layout as JSON");
         }
@@ -161,7 +165,8 @@ public class StoreResource {
                     + " before it are shared, at least the last one is sent); got " + fromBlock);
         }
         return new StorePlan(spec, chain, request.layout().toProto(chain.blocks()), usable,
-                request.priority() == null ? 0 : request.priority(), Boolean.TRUE.equals(request.pinned()), fromBlock);
+                request.priority() == null ? 0 : request.priority(), Boolean.TRUE.equals(request.pinned()), fromBlock,
+                caller.principal());
     }
 
     private static long contentLength(HttpHeaders headers) {

@@ -129,9 +129,10 @@ public class ObjectService {
 
     public ObjectRecord delete(Caller caller, String objectId) {
         ObjectRecord record = require(caller, objectId);
-        if (!caller.open() && !caller.tenant().equals(record.getOwnerId())) {
-            throw new ApiException(ApiErrorCode.NOT_OWNER, "only the owner (" + record.getOwnerId()
-                    + ") deletes object " + objectId);
+        if (!caller.owns(record.getOwnerId())) {
+            throw new ApiException(ApiErrorCode.NOT_OWNER, "only the API key that stored object " + objectId + " ("
+                    + record.getOwnerId() + ") deletes it; this is " + caller.principal()
+                    + ". Report a missing object with invalidate instead");
         }
         return tombstone(record, ObjectIds.parse(objectId), TombstoneReason.TOMBSTONE_REASON_OWNER_DELETE);
     }

@@ -15,9 +15,11 @@ import io.promptcache.schema.proto.BlockLayout;
  * @param pinned never evicted
  * @param fromBlock the engine sends the bytes of the blocks from this one on (0: all of them); the blocks before it
  *        must be shared from a live object (a continuation)
+ * @param owner who stores it (the caller's {@link io.promptcache.index.tenancy.Caller#principal()}), or null in open
+ *        mode: then the replica that stores it owns it
  */
 public record StorePlan(Namespace spec, PrefixChain chain, BlockLayout layout, long[] usableBytes, int priority,
-        boolean pinned, int fromBlock) {
+        boolean pinned, int fromBlock, String owner) {
 
     /** The object's size: the bytes of all its blocks. */
     public long totalBytes() {

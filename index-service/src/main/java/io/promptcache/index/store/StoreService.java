@@ -296,7 +296,7 @@ public class StoreService {
             Continuation continuation) {
         long now = System.currentTimeMillis();
         String namespace = plan.spec().idText();
-        String owner = plan.spec().tenant();
+        String owner = plan.owner() != null ? plan.owner() : producers.instanceId();
         ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                 .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(namespace).addNodes(node.getNodeId())
                 .setBucket(bucket()).setKey(key).setTotalBytes(plan.totalBytes()).setLayout(plan.layout())

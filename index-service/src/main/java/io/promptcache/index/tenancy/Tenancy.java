@@ -19,7 +19,9 @@ import io.quarkus.runtime.StartupEvent;
 /**
  * API keys bound to tenants ({@code promptcache.index.auth.*}). A key is sent as {@code Authorization: Bearer <key>}
  * or {@code X-Api-Key: <key>}. In {@code api-key} mode a missing or unknown key is 401 and a namespace or object of
- * another tenant is 403. In {@code open} mode (local development) no key is asked for; that is logged at start.
+ * another tenant is 403. The key is also the caller's identity within its tenant ({@link Caller#principal()}): the
+ * owner of what it stores, and the only one who deletes it. In {@code open} mode (local development) no key is asked
+ * for; that is logged at start.
  */
 @ApplicationScoped
 public class Tenancy {
@@ -77,11 +79,12 @@ public class Tenancy {
             throw new ApiException(ApiErrorCode.MISSING_API_KEY,
                     "send an API key: Authorization: Bearer <key> or " + API_KEY_HEADER + ": <key>");
         }
-        String tenant = tenantByKeyDigest.get(digest(key));
+        String digest = digest(key);
+        String tenant = tenantByKeyDigest.get(digest);
         if (tenant == null) {
             throw new ApiException(ApiErrorCode.INVALID_API_KEY, "the API key is not configured for any tenant");
         }
-        return new Caller(tenant);
+        return new Caller(tenant, tenant + "/key-" + digest.substring(0, 12));
     }
 
     /** 403 unless the caller may use what {@code ownerTenant} owns. */

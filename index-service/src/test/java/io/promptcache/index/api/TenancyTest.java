@@ -94,7 +94,27 @@ class TenancyTest {
         as("globex-key").post("/v1/objects/" + objectId + "/invalidate").then().statusCode(403);
         as("globex-key").delete("/v1/objects/" + objectId).then().statusCode(403);
         as("globex-key").get("/v1/objects/" + objectId).then().statusCode(403);
-        as("acme-key-1").delete("/v1/objects/" + objectId).then().statusCode(202);
+        as("acme-key-2").delete("/v1/objects/" + objectId).then().statusCode(202);
+    }
+
+    @Test
+    void shouldLetOnlyTheKeyThatStoredAnObjectDeleteIt() {
+        // Given: an object stored with acme's second key (an engine's identity within the tenant)
+        String acme = as("acme-key-1").contentType(ContentType.JSON).body(Map.of("modelFingerprint", "owned-model@1",
+                "dtype", "fp8", "blockSize", 16)).post("/v1/namespaces").then().statusCode(201).extract().path("id");
+        int[] prompt = Api.tokens(4 * 16, 8);
+        String objectId = as("acme-key-2").contentType(StoreResource.STORE_FRAMED)
+                .body(Api.framed(Api.head(prompt, 64, 0), new byte[256])).post("/v1/namespaces/" + acme + "/objects")
+                .then().statusCode(201).extract().path("objectId");
+        // Then: the tenant's other key reads it but is not its owner: its delete is refused, nothing changes
+        as("acme-key-1").delete("/v1/objects/" + objectId).then().statusCode(403).body("error", equalTo("NotOwner"))
+                .body("message", containsString("acme/key-"));
+        as("acme-key-1").contentType(ContentType.JSON).body(Map.of("tokens", prompt))
+                .post("/v1/namespaces/" + acme + "/lookup").then().statusCode(200).body("hit", equalTo(true));
+        // the key that stored it deletes it
+        as("acme-key-2").delete("/v1/objects/" + objectId).then().statusCode(202).body("state", equalTo("TOMBSTONED"));
+        as("acme-key-1").contentType(ContentType.JSON).body(Map.of("tokens", prompt))
+                .post("/v1/namespaces/" + acme + "/lookup").then().statusCode(200).body("hit", equalTo(false));
     }
 
     public static class ApiKeys implements QuarkusTestProfile {

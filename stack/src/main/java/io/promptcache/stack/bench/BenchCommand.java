@@ -39,6 +39,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--index", split = ",", description = "index-service base URLs (instead of the stack file)")
     List<String> index;
 
+    @Option(names = "--api-key", description = "the index's API key (default: the one in the stack file, if `up --auth`"
+            + " made one)")
+    String apiKey;
+
     @Option(names = "--workload", defaultValue = "synthetic", description = "synthetic or trace (default "
             + "${DEFAULT-VALUE})")
     Kind kind;
@@ -120,11 +124,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter console = command.commandLine().getOut();
-        List<String> replicas = index != null && !index.isEmpty()
-                ? index
-                : StackInfo.read(StackInfo.fileOrDefault(stackFile)).index();
+        StackInfo stack = index != null && !index.isEmpty() ? null : StackInfo.read(StackInfo.fileOrDefault(stackFile));
+        List<String> replicas = stack == null ? index : stack.index();
+        String key = apiKey != null || stack == null ? apiKey : stack.apiKey();
         Workload workload = workload();
-        Driver driver = new Driver(replicas, workload, concurrency, duration, warmup, requests);
+        Driver driver = new Driver(replicas, key, workload, concurrency, duration, warmup, requests);
         console.println("bench: " + workload.describe() + " against " + replicas + ", concurrency " + concurrency
                 + ", at most " + duration.toSeconds() + " s");
         console.flush();

@@ -31,15 +31,16 @@ final class Driver {
     private final AtomicLong late = new AtomicLong();
     private String[] namespaces;
 
-    Driver(List<String> replicas, Workload workload, int concurrency, Duration duration, Duration warmup,
-            long maxRequests) {
+    /** @param apiKey the index's API key, or null for an open index */
+    Driver(List<String> replicas, String apiKey, Workload workload, int concurrency, Duration duration,
+            Duration warmup, long maxRequests) {
         this.replicas = List.copyOf(replicas);
         this.report = new Report(warmup);
         this.workload = workload;
         this.concurrency = concurrency;
         this.duration = duration;
         this.maxRequests = maxRequests;
-        this.api = new IndexApi(concurrency);
+        this.api = new IndexApi(concurrency, apiKey);
         this.payload = new KvPayload(workload.bytesPerBlock());
     }
 

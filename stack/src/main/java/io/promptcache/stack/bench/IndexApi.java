@@ -50,8 +50,11 @@ final class IndexApi {
     }
 
     private final HttpClient http;
+    /** Sent with every index request, or null for an open index. */
+    private final String apiKey;
 
-    IndexApi(int threads) {
+    IndexApi(int threads, String apiKey) {
+        this.apiKey = apiKey;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(Math.max(2, threads)))
                 .build();
@@ -144,7 +147,11 @@ final class IndexApi {
         return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0));
     }
 
+    /** A call to the index (with the API key, if any; the storage node's GET goes through exchange alone). */
     private String send(String op, HttpRequest.Builder request) throws CallFailed {
+        if (apiKey != null) {
+            request.header("X-Api-Key", apiKey);
+        }
         HttpResponse<String> response = exchange(op, request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
             String body = response.body();

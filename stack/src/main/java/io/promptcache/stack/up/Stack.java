@@ -37,6 +37,8 @@ public final class Stack implements AutoCloseable {
     private final boolean throwaway;
     private final Path logs;
     private final List<ServiceProcess> started = new ArrayList<>();
+    /** The key id and secret the nodes accept and the index and GC sign with, made for this start; or null. */
+    private final Map.Entry<String, String> storageKey;
     private final Thread hook = new Thread(this::stop, "promptcache-stack-stop");
     private ServiceProcess broker;
     private StackInfo info;
@@ -47,6 +49,7 @@ public final class Stack implements AutoCloseable {
         this.dataDir = dataDir;
         this.throwaway = throwaway;
         this.logs = dataDir.resolve("logs");
+        this.storageKey = spec.signedStorage() ? Map.entry("promptcache-stack", Secrets.random(24)) : null;
     }
 
     /** Starts everything and waits until every health endpoint is UP; on failure stops what started. */
@@ -100,7 +103,8 @@ public final class Stack implements AutoCloseable {
             service.awaitReady(READY_TIMEOUT);
         }
         info = new StackInfo(ProcessHandle.current().pid(), bootstrap, spec.kafka() == null, dataDir.toString(),
-                throwaway, logs.toString(), index, nodes, gc == null ? null : gc.url(""));
+                throwaway, logs.toString(), index, nodes, gc == null ? null : gc.url(""), spec.signedStorage(),
+                spec.apiKey());
     }
 
     private String startBroker() {
@@ -153,6 +157,10 @@ public final class Stack implements AutoCloseable {
         c.put("promptcache.storage.tier.ram-capacity-bytes", Long.toString(Math.min(spec.nodeCapacity(), 128L << 20)));
         c.put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
         c.put("promptcache.storage.heartbeat-interval", "1s");
+        if (storageKey != null) {
+            c.put("promptcache.storage.auth.mode", "sigv4");
+            c.put("promptcache.storage.auth.credentials." + storageKey.getKey(), storageKey.getValue());
+        }
         c.putAll(spec.nodeConfig());
         return c;
     }
@@ -168,6 +176,10 @@ public final class Stack implements AutoCloseable {
         c.put("kafka.bootstrap.servers", bootstrap);
         c.put("kafka-streams.state.dir", dataDir.resolve("gc").resolve("state").toString());
         c.put("promptcache.gc.instance-id", "gc");
+        if (storageKey != null) {
+            c.put("promptcache.gc.storage.access-key-id", storageKey.getKey());
+            c.put("promptcache.gc.storage.secret-access-key", storageKey.getValue());
+        }
         c.putAll(spec.gcConfig());
         return c;
     }
@@ -178,6 +190,14 @@ public final class Stack implements AutoCloseable {
         c.put("kafka.bootstrap.servers", bootstrap);
         c.put("kafka-streams.state.dir", dataDir.resolve(name).resolve("state").toString());
         c.put("promptcache.index.instance-id", name);
+        if (storageKey != null) {
+            c.put("promptcache.index.storage.access-key-id", storageKey.getKey());
+            c.put("promptcache.index.storage.secret-access-key", storageKey.getValue());
+        }
+        if (spec.apiKey() != null) {
+            c.put("promptcache.index.auth.mode", "api-key");
+            c.put("promptcache.index.auth.tenants." + StackSpec.TENANT + ".api-keys", spec.apiKey());
+        }
         c.putAll(spec.indexConfig());
         return c;
     }

@@ -23,9 +23,11 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * @param index the index-service replicas' base URLs
  * @param nodes the storage nodes
  * @param gc the gc-processor's base URL, or null
+ * @param signedStorage whether the storage nodes check SigV4
+ * @param apiKey the index's API key for the bench and tools, or null when the index is open
  */
 public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, String dataDir, boolean throwaway,
-        String logsDir, List<String> index, List<Node> nodes, String gc) {
+        String logsDir, List<String> index, List<Node> nodes, String gc, boolean signedStorage, String apiKey) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

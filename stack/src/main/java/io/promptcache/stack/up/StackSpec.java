@@ -17,10 +17,17 @@ import java.util.Map;
  * @param nodeCapacity bytes each storage node holds
  * @param kafka an external Kafka's bootstrap servers; null to run the embedded broker
  * @param indexConfig, nodeConfig, gcConfig extra configuration of each kind of service (key -> value)
+ * @param signedStorage whether the storage nodes check SigV4 (the index and the GC sign with credentials made for
+ *        this start; lookups return presigned URLs)
+ * @param apiKey the API key of tenant {@value #TENANT} (the index then refuses requests without it), or null for
+ *        an open index
  */
 public record StackSpec(Path home, Path dataDir, int nodes, int replicas, boolean gc, int indexPort, int nodePort,
         int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig, Map<String, String> nodeConfig,
-        Map<String, String> gcConfig) {
+        Map<String, String> gcConfig, boolean signedStorage, String apiKey) {
+
+    /** The tenant whose key {@code --auth} makes. */
+    public static final String TENANT = "local";
 
     public StackSpec {
         if (nodes < 1 || replicas < 1) {

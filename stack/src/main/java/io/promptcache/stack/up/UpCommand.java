@@ -53,6 +53,14 @@ public final class UpCommand implements Callable<Integer> {
             + "its topics must exist)")
     String kafka;
 
+    @Option(names = "--open-storage", description = "storage nodes accept unsigned requests (default: they check SigV4 "
+            + "with a key made at start, which the index and the GC sign with; lookups return presigned URLs)")
+    boolean openStorage;
+
+    @Option(names = "--auth", description = "the index requires an API key: one is made at start for tenant '"
+            + StackSpec.TENANT + "', printed and kept in the stack file for bench (default: open, no API keys)")
+    boolean auth;
+
     @Option(names = "--index-config", description = "extra index-service configuration, key=value (repeatable)")
     Map<String, String> indexConfig = new HashMap<>();
 
@@ -74,7 +82,8 @@ public final class UpCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintWriter out = command.commandLine().getOut();
         StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodes, replicas, !noGc,
-                indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig, nodeConfig, gcConfig);
+                indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig, nodeConfig, gcConfig, !openStorage,
+                auth ? Secrets.random(24) : null);
         out.println("starting promptcache: " + nodes + " storage node(s), " + replicas + " index replica(s)"
                 + (noGc ? "" : ", a gc-processor") + (kafka == null
                         ? ", an embedded Kafka broker"
@@ -117,6 +126,13 @@ public final class UpCommand implements Callable<Integer> {
         if (info.gc() != null) {
             out.println("  gc-processor   " + info.gc());
         }
+        out.println("  storage auth   " + (info.signedStorage()
+                ? "SigV4 (key made at this start; the index and the GC sign, lookups return presigned URLs)"
+                : "OPEN: the nodes accept unsigned requests from anyone who reaches their ports (--open-storage)"));
+        out.println("  index auth     " + (info.apiKey() != null
+                ? "API keys: tenant " + StackSpec.TENANT + ", key " + info.apiKey()
+                        + " (Authorization: Bearer <key> or X-Api-Key)"
+                : "OPEN: no API keys, every caller is one tenant (--auth turns keys on)"));
         out.println("  data           " + info.dataDir() + (info.throwaway() ? " (throwaway)" : ""));
         out.println("  logs           " + info.logsDir());
     }
