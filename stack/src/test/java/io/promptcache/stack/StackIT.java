@@ -43,7 +43,7 @@ class StackIT {
     void shouldServeAShortBenchWithHitsAndNoErrorsThenStopEverything() throws Exception {
         // Given: the stack on free ports, throwaway data
         Path home = Path.of("..").toAbsolutePath().normalize();
-        StackSpec spec = new StackSpec(home, null, 2, 2, true, 0, 0, 0, 256L << 20, null, Map.of(), Map.of(),
+        StackSpec spec = new StackSpec(home, null, 2, 2, 1, 0, 0, 0, 256L << 20, null, Map.of(), Map.of(),
                 Map.of(), true, Secrets.random(24));
         List<ProcessHandle> processes = new ArrayList<>();
         Path dataDir;

@@ -24,14 +24,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * binary token form or with block hashes, one-shot store) and the storage node's S3 API (the one range GET of a
  * hit, at the URL the lookup returned).
  */
-final class IndexApi {
+public final class IndexApi {
 
     static final String TOKENS_BINARY = "application/vnd.promptcache.tokens";
     static final String STORE_FRAMED = "application/vnd.promptcache.store";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
 
     /** A non-2xx answer or a failed exchange, named by operation and status (or exception) for the error report. */
-    static final class CallFailed extends Exception {
+    public static final class CallFailed extends Exception {
 
         private final String kind;
 
@@ -40,35 +41,44 @@ final class IndexApi {
             this.kind = kind;
         }
 
-        String kind() {
+        /** {@code <operation>_<status>} or {@code <operation>_io} etc. */
+        public String kind() {
             return kind;
         }
     }
 
     /** A lookup's answer; on a miss only {@code hit} is set. */
-    record Lookup(boolean hit, int blocks, long usableBytes, String location, String range, String objectId) {
+    public record Lookup(boolean hit, int blocks, long usableBytes, String location, String range, String objectId,
+            String node) {
     }
 
     private final HttpClient http;
     /** Sent with every index request, or null for an open index. */
     private final String apiKey;
+    /** How long the range GET of a hit may take before the engine gives up on it (and recomputes). */
+    private final Duration getTimeout;
 
-    IndexApi(int threads, String apiKey) {
+    public IndexApi(int threads, String apiKey) {
+        this(threads, apiKey, Duration.ofSeconds(60));
+    }
+
+    public IndexApi(int threads, String apiKey, Duration getTimeout) {
         this.apiKey = apiKey;
+        this.getTimeout = getTimeout;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(Math.max(2, threads)))
                 .build();
     }
 
     /** Registers (idempotently) the namespace of a model at {@code blockSize}; returns its id. */
-    String namespace(String index, String model, int blockSize) throws CallFailed {
+    public String namespace(String index, String model, int blockSize) throws CallFailed {
         Map<String, Object> body = Map.of("modelFingerprint", model, "dtype", "bf16", "blockSize", blockSize);
         JsonNode answer = json("namespace", send("namespace", HttpRequest.newBuilder(URI.create(index
                 + "/v1/namespaces")).header("Content-Type", "application/json").POST(publisher(body))));
         return answer.get("id").asText();
     }
 
-    Lookup lookup(String index, String ns, BenchRequest request) throws CallFailed {
+    public Lookup lookup(String index, String ns, BenchRequest request) throws CallFailed {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/" + ns + "/lookup"));
         if (request.byHashes()) {
             builder.header("Content-Type", "application/json")
@@ -80,20 +90,34 @@ final class IndexApi {
         }
         JsonNode answer = json("lookup", send("lookup", builder));
         if (!answer.path("hit").asBoolean()) {
-            return new Lookup(false, 0, 0, null, null, null);
+            return new Lookup(false, 0, 0, null, null, null, null);
         }
         return new Lookup(true, answer.get("blocks").asInt(), answer.get("usableBytes").asLong(),
-                answer.get("location").asText(), answer.get("range").asText(), answer.path("objectId").asText());
+                answer.get("location").asText(), answer.get("range").asText(), answer.path("objectId").asText(),
+                answer.path("node").asText());
     }
 
     /** Reports a hit whose GET answered 404 (the engine's duty: the object is gone, stop returning it). */
-    void invalidate(String index, Lookup hit) throws CallFailed {
+    public void invalidate(String index, Lookup hit) throws CallFailed {
         send("invalidate", HttpRequest.newBuilder(URI.create(index + "/v1/objects/" + hit.objectId()
                 + "/invalidate")).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
+    /** An object's bytes streamed through the index ({@code GET /v1/objects/{id}}: the index reads its node). */
+    public byte[] load(String index, String objectId) throws CallFailed {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(index + "/v1/objects/" + objectId)).GET();
+        if (apiKey != null) {
+            request.header("X-Api-Key", apiKey);
+        }
+        HttpResponse<byte[]> response = exchange("load", request, HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 200) {
+            throw new CallFailed("load_" + response.statusCode(), "load answered " + response.statusCode());
+        }
+        return response.body();
+    }
+
     /** The one range GET of a hit, on the storage node. */
-    byte[] get(Lookup hit) throws CallFailed {
+    public byte[] get(Lookup hit) throws CallFailed {
         HttpResponse<byte[]> response = exchange("get", HttpRequest.newBuilder(URI.create(hit.location()))
                 .header("Range", hit.range()).GET(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 206 && response.statusCode() != 200) {
@@ -102,8 +126,11 @@ final class IndexApi {
         return response.body();
     }
 
-    /** What a store did: nothing (deduplicated), or wrote the object's bytes but those it shares with another. */
-    record Stored(boolean deduplicated, long sharedBytes) {
+    /**
+     * What a store did: nothing (deduplicated), or wrote the object's bytes but those it shares with another; the
+     * object that holds the prompt and its node.
+     */
+    public record Stored(boolean deduplicated, long sharedBytes, String objectId, String node) {
     }
 
     /**
@@ -111,7 +138,7 @@ final class IndexApi {
      * the index from the object it continues); when nothing holds them any more (409 ContinuationUnavailable) the
      * whole prompt is sent, as an engine would.
      */
-    Stored store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock, int fromBlock)
+    public Stored store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock, int fromBlock)
             throws CallFailed {
         try {
             return store(index, ns, request, kv, bytesPerBlock, fromBlock, "store");
@@ -144,7 +171,8 @@ final class IndexApi {
                 4L + headBytes.length + kv.length - skipped);
         JsonNode answer = json(op, send(op, HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/"
                 + ns + "/objects")).header("Content-Type", STORE_FRAMED).POST(body)));
-        return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0));
+        return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0),
+                answer.path("objectId").asText(), answer.path("node").asText());
     }
 
     /** A call to the index (with the API key, if any; the storage node's GET goes through exchange alone). */
@@ -155,15 +183,18 @@ final class IndexApi {
         HttpResponse<String> response = exchange(op, request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
             String body = response.body();
-            throw new CallFailed(op + "_" + response.statusCode(), op + " answered " + response.statusCode() + ": "
-                    + body.substring(0, Math.min(300, body.length())));
+            // a 503 tells the engine when to retry; one that does not is a defect of its own
+            boolean retryAfter = response.statusCode() != 503
+                    || response.headers().firstValue("Retry-After").isPresent();
+            throw new CallFailed(op + "_" + response.statusCode() + (retryAfter ? "" : "_without_retry_after"),
+                    op + " answered " + response.statusCode() + ": " + body.substring(0, Math.min(300, body.length())));
         }
         return response.body();
     }
 
     private <T> HttpResponse<T> exchange(String op, HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler)
             throws CallFailed {
-        HttpRequest built = request.timeout(Duration.ofSeconds(60)).build();
+        HttpRequest built = request.timeout(op.equals("get") ? getTimeout : CALL_TIMEOUT).build();
         try {
             return http.send(built, handler);
         } catch (IOException e) {

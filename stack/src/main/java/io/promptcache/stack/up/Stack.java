@@ -37,6 +37,9 @@ public final class Stack implements AutoCloseable {
     private final boolean throwaway;
     private final Path logs;
     private final List<ServiceProcess> started = new ArrayList<>();
+    private final List<ServiceProcess> nodes = new ArrayList<>();
+    private final List<ServiceProcess> gcs = new ArrayList<>();
+    private final List<ServiceProcess> replicas = new ArrayList<>();
     /** The key id and secret the nodes accept and the index and GC sign with, made for this start; or null. */
     private final Map.Entry<String, String> storageKey;
     private final Thread hook = new Thread(this::stop, "promptcache-stack-stop");
@@ -75,36 +78,34 @@ public final class Stack implements AutoCloseable {
 
     private void startAll() {
         String bootstrap = spec.kafka() != null ? spec.kafka() : startBroker();
-        List<StackInfo.Node> nodes = new ArrayList<>();
-        List<ServiceProcess> services = new ArrayList<>();
+        List<StackInfo.Node> nodeInfo = new ArrayList<>();
         for (int i = 0; i < spec.nodes(); i++) {
             String id = "node-" + (i + 1);
             int port = port(spec.nodePort(), i);
             ServiceProcess node = service("storage-node", id, nodeConfig(bootstrap, id, port),
                     List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC"));
-            services.add(node);
-            nodes.add(new StackInfo.Node(id, "http://127.0.0.1:" + port, node.handle().pid()));
+            nodes.add(node);
+            nodeInfo.add(new StackInfo.Node(id, "http://127.0.0.1:" + port, node.handle().pid()));
         }
-        ServiceProcess gc = null;
-        if (spec.gc()) {
-            gc = service("gc-processor", "gc", gcConfig(bootstrap, port(spec.gcPort(), 0)),
-                    List.of("-Xmx384m", "-XX:+UseSerialGC"));
-            services.add(gc);
+        for (int i = 0; i < spec.gcs(); i++) {
+            String name = i == 0 ? "gc" : "gc-" + (i + 1);
+            gcs.add(service("gc-processor", name, gcConfig(bootstrap, name, port(spec.gcPort(), i)),
+                    List.of("-Xmx384m", "-XX:+UseSerialGC")));
         }
         List<String> index = new ArrayList<>();
         for (int i = 0; i < spec.replicas(); i++) {
             String name = "index-" + (i + 1);
             int port = port(spec.indexPort(), i);
-            services.add(service("index-service", name, indexConfig(bootstrap, name, port),
+            replicas.add(service("index-service", name, indexConfig(bootstrap, name, port),
                     List.of("-Xmx768m", "-XX:+UseParallelGC")));
             index.add("http://127.0.0.1:" + port);
         }
-        for (ServiceProcess service : services) {
+        for (ServiceProcess service : started) {
             service.awaitReady(READY_TIMEOUT);
         }
         info = new StackInfo(ProcessHandle.current().pid(), bootstrap, spec.kafka() == null, dataDir.toString(),
-                throwaway, logs.toString(), index, nodes, gc == null ? null : gc.url(""), spec.signedStorage(),
-                spec.apiKey());
+                throwaway, logs.toString(), index, nodeInfo, gcs.isEmpty() ? null : gcs.get(0).url(""),
+                spec.signedStorage(), spec.apiKey());
     }
 
     private String startBroker() {
@@ -170,12 +171,12 @@ public final class Stack implements AutoCloseable {
         return base == 0 ? ServiceProcess.freePort() : base + i;
     }
 
-    private Map<String, String> gcConfig(String bootstrap, int port) {
+    private Map<String, String> gcConfig(String bootstrap, String name, int port) {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("quarkus.http.port", Integer.toString(port));
         c.put("kafka.bootstrap.servers", bootstrap);
-        c.put("kafka-streams.state.dir", dataDir.resolve("gc").resolve("state").toString());
-        c.put("promptcache.gc.instance-id", "gc");
+        c.put("kafka-streams.state.dir", dataDir.resolve(name).resolve("state").toString());
+        c.put("promptcache.gc.instance-id", name);
         if (storageKey != null) {
             c.put("promptcache.gc.storage.access-key-id", storageKey.getKey());
             c.put("promptcache.gc.storage.secret-access-key", storageKey.getValue());
@@ -208,6 +209,26 @@ public final class Stack implements AutoCloseable {
 
     public StackInfo info() {
         return info;
+    }
+
+    /** The storage nodes' processes, in order ({@code node-1} first): for tools that kill, pause or restart one. */
+    public List<ServiceProcess> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    /** The index replicas' processes, in order. */
+    public List<ServiceProcess> replicas() {
+        return List.copyOf(replicas);
+    }
+
+    /** The gc-processors' processes, in order. */
+    public List<ServiceProcess> gcs() {
+        return List.copyOf(gcs);
+    }
+
+    /** Where the stack keeps its data (each node's under {@code node-<n>}). */
+    public Path dataDir() {
+        return dataDir;
     }
 
     /** Every process the stack started (the broker included), for checks that none is left. */

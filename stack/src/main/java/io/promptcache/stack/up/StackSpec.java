@@ -10,10 +10,11 @@ import java.util.Map;
  * @param dataDir where data and logs go and stay; null for a throwaway directory deleted at stop
  * @param nodes storage nodes
  * @param replicas index-service replicas
- * @param gc whether to run a gc-processor
+ * @param gcs gc-processors (0: none, nothing is ever evicted; more than one share the work, as Kafka Streams
+ *        instances of one application)
  * @param indexPort the first replica's HTTP port (the next ones count up); 0: free ports
  * @param nodePort the first storage node's port (the next ones count up); 0: free ports
- * @param gcPort the gc-processor's port; 0: a free port
+ * @param gcPort the first gc-processor's port (the next ones count up); 0: free ports
  * @param nodeCapacity bytes each storage node holds
  * @param kafka an external Kafka's bootstrap servers; null to run the embedded broker
  * @param indexConfig, nodeConfig, gcConfig extra configuration of each kind of service (key -> value)
@@ -22,7 +23,7 @@ import java.util.Map;
  * @param apiKey the API key of tenant {@value #TENANT} (the index then refuses requests without it), or null for
  *        an open index
  */
-public record StackSpec(Path home, Path dataDir, int nodes, int replicas, boolean gc, int indexPort, int nodePort,
+public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gcs, int indexPort, int nodePort,
         int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig, Map<String, String> nodeConfig,
         Map<String, String> gcConfig, boolean signedStorage, String apiKey) {
 
@@ -30,7 +31,7 @@ public record StackSpec(Path home, Path dataDir, int nodes, int replicas, boolea
     public static final String TENANT = "local";
 
     public StackSpec {
-        if (nodes < 1 || replicas < 1) {
+        if (nodes < 1 || replicas < 1 || gcs < 0) {
             throw new IllegalArgumentException("a stack needs at least one storage node and one index replica (got "
                     + nodes + " and " + replicas + ")");
         }

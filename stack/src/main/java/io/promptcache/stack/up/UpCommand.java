@@ -81,7 +81,7 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = command.commandLine().getOut();
-        StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodes, replicas, !noGc,
+        StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodes, replicas, noGc ? 0 : 1,
                 indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig, nodeConfig, gcConfig, !openStorage,
                 auth ? Secrets.random(24) : null);
         out.println("starting promptcache: " + nodes + " storage node(s), " + replicas + " index replica(s)"
@@ -138,7 +138,7 @@ public final class UpCommand implements Callable<Integer> {
     }
 
     /** The checkout this tool runs from: {@code <home>/stack/target/promptcache-stack.jar} or its classes. */
-    static Path defaultHome() {
+    public static Path defaultHome() {
         try {
             Path location = Path.of(UpCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path target = location.getParent();

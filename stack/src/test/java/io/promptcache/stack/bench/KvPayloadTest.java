@@ -19,5 +19,9 @@ class KvPayloadTest {
         assertThat(payload.matches(Arrays.copyOf(stored, 128), new long[]{1, 2, 9}, 2)).isTrue();
         assertThat(payload.matches(Arrays.copyOf(stored, 128), new long[]{1, 5, 9}, 2)).as("other block").isFalse();
         assertThat(payload.matches(Arrays.copyOf(stored, 100), new long[]{1, 2, 9}, 2)).as("short read").isFalse();
+        byte[] rotten = Arrays.copyOf(stored, 128);
+        rotten[64 + 40] ^= 1;
+        assertThat(payload.matches(rotten, new long[]{1, 2, 9}, 2)).as("one bit flipped in a block's filler")
+                .isFalse();
     }
 }

@@ -1,0 +1,419 @@
+package io.promptcache.stack.chaos;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.stack.bench.IndexApi;
+import io.promptcache.stack.bench.SyntheticWorkload;
+import io.promptcache.stack.status.Metrics;
+import io.promptcache.stack.up.Secrets;
+import io.promptcache.stack.up.Stack;
+import io.promptcache.stack.up.StackSpec;
+
+/**
+ * A chaos run: a stack of 2 storage nodes, 2 index replicas and 2 gc-processors, engines serving a synthetic
+ * workload throughout, and one fault per round at a random moment ({@link Fault}, in turn). Each round checks the
+ * invariants of its fault and the ones that hold always (no byte served wrong, no 500, every 503 with Retry-After,
+ * no GET failing on a node that is up); the run ends with every replica answering the same for the last prompts
+ * stored. Bounded: {@code rounds x round} plus restarts.
+ */
+public final class ChaosRun {
+
+    /** How the run goes: rounds, each this long, faults drawn from {@code seed}, engines in parallel. */
+    public record Options(int rounds, Duration round, long seed, int concurrency) {
+
+        public Options {
+            if (rounds < 1 || round.toSeconds() < 15 || concurrency < 1) {
+                throw new IllegalArgumentException("a chaos run needs at least 1 round of at least 15 s and 1 engine");
+            }
+        }
+    }
+
+    /** Each node's capacity: the workload overflows it within a minute, so the GC evicts throughout. */
+    static final long NODE_CAPACITY = 48L << 20;
+    /** Nodes heartbeat every second (the stack's setting); the index calls a node silent after 3 intervals. */
+    private static final Duration SILENT_AFTER = Duration.ofSeconds(6);
+    private static final Duration READY = Duration.ofSeconds(180);
+    private static final int AGREEMENT_SAMPLE = 50;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Stack stack;
+    private final Options options;
+    private final PrintWriter out;
+    private final Random random;
+    private final Counts counts = new Counts();
+    private final IndexApi api;
+    private final String[] namespaces;
+    private Engines engines;
+    /** The nodes' corrupt-read count when the corruption round began. */
+    private long corruptReadsBefore;
+
+    private ChaosRun(Stack stack, Options options, PrintWriter out) {
+        this.stack = stack;
+        this.options = options;
+        this.out = out;
+        this.random = new Random(options.seed());
+        // an engine gives up on a GET that does not answer within 3 s (a paused node) and recomputes
+        this.api = new IndexApi(options.concurrency() + 2, stack.info().apiKey(), Duration.ofSeconds(3));
+        this.namespaces = new String[stack.info().index().size()];
+    }
+
+    /**
+     * The stack a chaos run needs: 2 nodes (48 MiB, a 2 MiB RAM tier so most reads come from the disk the run
+     * corrupts), 2 replicas, 2 gc-processors, SigV4 and an API key, a 5 s grace window.
+     */
+    public static StackSpec stackSpec(Path home) {
+        return new StackSpec(home, null, 2, 2, 2, 0, 0, 0, NODE_CAPACITY, null,
+                Map.of("promptcache.index.store.tombstone-grace", "5s"),
+                Map.of("promptcache.storage.tier.ram-capacity-bytes", Long.toString(2L << 20)),
+                Map.of("promptcache.gc.grace", "5s"), true, Secrets.random(24));
+    }
+
+    /** Runs the rounds on a started stack; the rounds, then a last one with the final checks. */
+    public static List<Round> run(Stack stack, Options options, PrintWriter out)
+            throws InterruptedException, IndexApi.CallFailed {
+        return new ChaosRun(stack, options, out).run();
+    }
+
+    private List<Round> run() throws InterruptedException, IndexApi.CallFailed {
+        SyntheticWorkload workload = new SyntheticWorkload(new SyntheticWorkload.Params(4, 1024, 256, 6, 32, 16, 64,
+                0, options.seed()));
+        List<String> replicas = stack.info().index();
+        for (int r = 0; r < replicas.size(); r++) {
+            namespaces[r] = api.namespace(replicas.get(r), "chaos-model", workload.blockSize());
+        }
+        engines = new Engines(replicas, namespaces, workload, api, counts);
+        engines.start(options.concurrency());
+        List<Round> rounds = new ArrayList<>();
+        try {
+            Thread.sleep(10_000);
+            for (int i = 0; i < options.rounds(); i++) {
+                Round round = round(i + 1, Fault.values()[i % Fault.values().length]);
+                rounds.add(round);
+                out.println(ChaosReport.line(round));
+                out.flush();
+            }
+        } finally {
+            engines.stop();
+        }
+        rounds.add(finalChecks(rounds.size() + 1));
+        return rounds;
+    }
+
+    private Round round(int number, Fault fault) throws InterruptedException {
+        Map<String, Long> before = counts.snapshot();
+        long start = System.nanoTime();
+        Thread.sleep(1000 + random.nextInt((int) options.round().toMillis() / 3));
+        Map<String, Object> figures = new LinkedHashMap<>();
+        List<String> violations = new ArrayList<>();
+        String target = switch (fault) {
+            case INDEX_KILL -> indexKill(figures, violations);
+            case NODE_PAUSE -> nodeOut(figures, violations, false);
+            case NODE_KILL -> nodeOut(figures, violations, true);
+            case GC_KILL -> gcKill(figures);
+            case DISK_CORRUPTION -> corrupt(figures);
+        };
+        long left = options.round().toNanos() - (System.nanoTime() - start);
+        if (left > 0) {
+            Thread.sleep(left / 1_000_000);
+        }
+        Map<String, Long> delta = Counts.delta(before, counts.snapshot());
+        switch (fault) {
+            case INDEX_KILL -> {
+                String killed = ".r" + target.substring("index-".length());
+                long failed = delta.entrySet().stream()
+                        .filter(e -> e.getKey().startsWith("failed.lookup") && !e.getKey().endsWith(killed))
+                        .mapToLong(Map.Entry::getValue).sum();
+                figures.put("failedLookupsAtSurvivor", failed);
+                if (failed > 0) {
+                    violations.add(failed + " lookups failed at the surviving replica");
+                }
+                noneGone(delta, violations);
+            }
+            case GC_KILL -> {
+                noneGone(delta, violations);
+                usage(figures, violations);
+            }
+            case DISK_CORRUPTION -> {
+                long detected = corruptReads() - corruptReadsBefore;
+                figures.put("corruptReadsDetected", detected);
+                figures.put("hitsGoneAtGet", delta.getOrDefault("get.gone", 0L));
+                figures.put("invalidated", delta.getOrDefault("invalidate.ok", 0L));
+                if (detected == 0) {
+                    violations.add("no read of the corrupted files was detected (the round did not exercise them)");
+                }
+            }
+            default -> {
+            }
+        }
+        delta.forEach((name, n) -> {
+            if (name.startsWith("violation.")) {
+                violations.add(n + " x " + name.substring("violation.".length()));
+            } else if (name.startsWith("failed.lookup_5") && !name.startsWith("failed.lookup_503")) {
+                violations.add(n + " lookups answered " + name.substring("failed.lookup_".length()));
+            }
+        });
+        return new Round(number, fault, target, figures, delta, violations);
+    }
+
+    /** An object deleted while a lookup still returned it: the GET of a hit answered 404. */
+    private static void noneGone(Map<String, Long> delta, List<String> violations) {
+        long gone = delta.getOrDefault("get.gone", 0L);
+        if (gone > 0) {
+            violations.add(gone + " hits whose object was gone at the GET (deleted while a lookup returned it)");
+        }
+    }
+
+    private String indexKill(Map<String, Object> figures, List<String> violations) {
+        int r = random.nextInt(stack.replicas().size());
+        ServiceProcess replica = stack.replicas().get(r);
+        replica.kill();
+        sleep(3000);
+        long t0 = System.nanoTime();
+        replica.launch();
+        replica.awaitReady(READY);
+        figures.put("restartToReadyMs", millisSince(t0));
+        int differ = disagreements(Duration.ofSeconds(20));
+        figures.put("promptsAnsweredDifferently", differ + "/" + AGREEMENT_SAMPLE);
+        if (differ > 0) {
+            violations.add(differ + " of the last " + AGREEMENT_SAMPLE + " stored prompts answered differently by the"
+                    + " restarted replica");
+        }
+        return "index-" + (r + 1);
+    }
+
+    private String nodeOut(Map<String, Object> figures, List<String> violations, boolean kill) {
+        int n = random.nextInt(stack.nodes().size());
+        ServiceProcess node = stack.nodes().get(n);
+        String id = stack.info().nodes().get(n).id();
+        List<Engines.Stored> held = engines.recent(5, id);
+        long t0 = System.nanoTime();
+        if (kill) {
+            engines.nodeDown(id);
+            node.kill();
+        } else {
+            signal(node, "STOP");
+            engines.nodeDown(id);
+        }
+        sleep(SILENT_AFTER.toMillis());
+        engines.nodeSilent(id);
+        sleep(4000);
+        if (kill) {
+            node.launch();
+            node.awaitReady(READY);
+        } else {
+            signal(node, "CONT");
+        }
+        figures.put(kill ? "downMs" : "pausedMs", millisSince(t0));
+        engines.nodeBack();
+        long t1 = System.nanoTime();
+        int back = loadable(held, Duration.ofSeconds(30));
+        figures.put("objectsServedAgain", back + "/" + held.size());
+        figures.put("servedAgainAfterMs", millisSince(t1));
+        if (!held.isEmpty() && back == 0) {
+            violations.add("none of the " + held.size() + " objects stored on " + id + " before the fault is served "
+                    + "after it returned");
+        }
+        return id;
+    }
+
+    private String gcKill(Map<String, Object> figures) {
+        int g = random.nextInt(stack.gcs().size());
+        ServiceProcess gc = stack.gcs().get(g);
+        gc.kill();
+        sleep(3000);
+        long t0 = System.nanoTime();
+        gc.launch();
+        gc.awaitReady(READY);
+        figures.put("restartToReadyMs", millisSince(t0));
+        return g == 0 ? "gc" : "gc-" + (g + 1);
+    }
+
+    /** Every node's used bytes within its capacity, after the GC had the rest of the round. */
+    private void usage(Map<String, Object> figures, List<String> violations) {
+        for (ServiceProcess node : stack.nodes()) {
+            double used = metrics(node).sum("promptcache_storage_used_bytes", Map.of());
+            figures.put("usedOfCapacity:" + node.port(), String.format(java.util.Locale.ROOT, "%.2f",
+                    used / NODE_CAPACITY));
+            if (used > NODE_CAPACITY) {
+                violations.add("a node uses " + (long) used + " bytes of its " + NODE_CAPACITY);
+            }
+        }
+    }
+
+    private String corrupt(Map<String, Object> figures) {
+        int n = random.nextInt(stack.nodes().size());
+        String id = stack.info().nodes().get(n).id();
+        corruptReadsBefore = corruptReads();
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(stack.dataDir().resolve(id).resolve("objects"))) {
+            files = new ArrayList<>(walk.filter(Files::isRegularFile).toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int flipped = 0;
+        for (Path file : files) {
+            flipped += flip(file) ? 1 : 0;
+        }
+        figures.put("bodyFilesCorrupted", flipped);
+        return id;
+    }
+
+    /** Inverts the middle byte of {@code file}, as a failing disk would; false if it is empty or gone. */
+    private static boolean flip(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long at = channel.size() / 2;
+            ByteBuffer one = ByteBuffer.allocate(1);
+            if (channel.size() == 0 || channel.read(one, at) != 1) {
+                return false;
+            }
+            one.put(0, (byte) ~one.get(0)).rewind();
+            channel.write(one, at);
+            return true;
+        } catch (IOException e) {
+            return false; // deleted by the GC meanwhile
+        }
+    }
+
+    private long corruptReads() {
+        return stack.nodes().stream().mapToLong(node -> (long) metrics(node)
+                .sum("promptcache_storage_corrupt_reads_total", Map.of())).sum();
+    }
+
+    /** After the engines stopped: every replica answers the last stored prompts the same, and hits them. */
+    private Round finalChecks(int number) {
+        Map<String, Object> figures = new LinkedHashMap<>();
+        List<String> violations = new ArrayList<>();
+        sleep(3000);
+        int differ = disagreements(Duration.ofSeconds(20));
+        figures.put("promptsAnsweredDifferently", differ + "/" + AGREEMENT_SAMPLE);
+        if (differ > 0) {
+            violations.add(differ + " of the last " + AGREEMENT_SAMPLE + " stored prompts answered differently by "
+                    + "the replicas");
+        }
+        long missing = 0;
+        for (Engines.Stored s : engines.recent(AGREEMENT_SAMPLE, null)) {
+            if (!answers(s).get(0).hit()) {
+                missing++;
+            }
+        }
+        figures.put("storedPromptsMissing", missing + "/" + AGREEMENT_SAMPLE);
+        if (missing > 0) {
+            violations.add(missing + " of the last " + AGREEMENT_SAMPLE + " stored prompts miss");
+        }
+        return new Round(number, null, "all", figures, counts.snapshot(), violations);
+    }
+
+    /** How many of the last stored prompts the replicas still answer differently after {@code within}. */
+    private int disagreements(Duration within) {
+        List<Engines.Stored> sample = engines.recent(AGREEMENT_SAMPLE, null);
+        long deadline = System.nanoTime() + within.toNanos();
+        int differ;
+        do {
+            differ = 0;
+            for (Engines.Stored s : sample) {
+                List<IndexApi.Lookup> answers = answers(s);
+                if (answers.stream().map(a -> a.hit() + "/" + a.objectId() + "/" + a.blocks()).distinct()
+                        .count() > 1) {
+                    differ++;
+                }
+            }
+            if (differ > 0) {
+                sleep(1000);
+            }
+        } while (differ > 0 && System.nanoTime() < deadline);
+        return differ;
+    }
+
+    /** The lookup of a stored prompt at every replica (a failed one counts as a miss). */
+    private List<IndexApi.Lookup> answers(Engines.Stored stored) {
+        List<IndexApi.Lookup> answers = new ArrayList<>();
+        List<String> replicas = stack.info().index();
+        for (int r = 0; r < replicas.size(); r++) {
+            try {
+                answers.add(api.lookup(replicas.get(r), namespaces[r], stored.request()));
+            } catch (IndexApi.CallFailed e) {
+                answers.add(new IndexApi.Lookup(false, 0, 0, null, null, e.kind(), null));
+            }
+        }
+        return answers;
+    }
+
+    /** How many of {@code objects} the index serves again (a load through it) within {@code within}. */
+    private int loadable(List<Engines.Stored> objects, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        List<Engines.Stored> pending = new ArrayList<>(objects);
+        while (!pending.isEmpty() && System.nanoTime() < deadline) {
+            pending.removeIf(s -> {
+                try {
+                    return api.load(stack.info().index().get(0), s.objectId()).length > 0;
+                } catch (IndexApi.CallFailed e) {
+                    return false;
+                }
+            });
+            if (!pending.isEmpty()) {
+                sleep(500);
+            }
+        }
+        return objects.size() - pending.size();
+    }
+
+    private static Metrics metrics(ServiceProcess service) {
+        try {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(service.url("/q/metrics")))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return Metrics.parse(Objects.requireNonNullElse(response.body(), ""));
+        } catch (IOException e) {
+            return Metrics.parse("");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Metrics.parse("");
+        }
+    }
+
+    /** {@code kill -<signal> <pid>}: STOP pauses the process, CONT resumes it. */
+    private static void signal(ServiceProcess process, String signal) {
+        try {
+            int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(process.handle().pid())).inheritIO()
+                    .start().waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException("kill -" + signal + " exited with " + exit);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

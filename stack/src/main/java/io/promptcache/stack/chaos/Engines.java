@@ -1,0 +1,190 @@
+package io.promptcache.stack.chaos;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+import io.promptcache.stack.bench.BenchRequest;
+import io.promptcache.stack.bench.IndexApi;
+import io.promptcache.stack.bench.KvPayload;
+import io.promptcache.stack.bench.Workload;
+
+/**
+ * Engines serving a workload through the faults, as the bench's do (lookup, one range GET of a hit checked byte
+ * for byte, store of the blocks beyond it), counting every outcome in {@link Counts}. An engine whose index replica
+ * does not answer (connection refused: the replica is down) fails over to the next one, as an engine with a list of
+ * replicas does; every other failure is counted against the replica that gave it.
+ */
+final class Engines {
+
+    /** A store answered 201 or 200: the object holding the prompt, where, and the prompt. */
+    record Stored(String objectId, String node, BenchRequest request) {
+    }
+
+    private static final int RECENT = 512;
+
+    private final List<String> replicas;
+    private final String[] namespaces;
+    private final Workload workload;
+    private final IndexApi api;
+    private final KvPayload payload;
+    private final Counts counts;
+    private final Deque<Stored> recent = new ArrayDeque<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean running;
+    /** A node the run has stopped or killed, or null: a failed GET there is expected until the index sees it. */
+    private volatile String downNode;
+    /** A node the index must have seen go silent by now, or null: a lookup or store naming it is a violation. */
+    private volatile String silentNode;
+    private long turn;
+
+    Engines(List<String> replicas, String[] namespaces, Workload workload, IndexApi api, Counts counts) {
+        this.replicas = List.copyOf(replicas);
+        this.namespaces = namespaces.clone();
+        this.workload = workload;
+        this.api = api;
+        this.payload = new KvPayload(workload.bytesPerBlock());
+        this.counts = counts;
+    }
+
+    void start(int concurrency) {
+        running = true;
+        for (int i = 0; i < concurrency; i++) {
+            Thread thread = new Thread(this::work, "chaos-engine-" + i);
+            thread.setDaemon(true);
+            thread.start();
+            threads.add(thread);
+        }
+    }
+
+    void stop() throws InterruptedException {
+        running = false;
+        for (Thread thread : threads) {
+            thread.join(90_000);
+        }
+    }
+
+    void nodeDown(String node) {
+        downNode = node;
+    }
+
+    void nodeSilent(String node) {
+        silentNode = node;
+    }
+
+    void nodeBack() {
+        downNode = null;
+        silentNode = null;
+    }
+
+    /** The last stored prompts, newest first, at most {@code n}; only those on {@code node} when it is not null. */
+    synchronized List<Stored> recent(int n, String node) {
+        List<Stored> out = new ArrayList<>();
+        for (Stored s : recent) {
+            if (out.size() == n) {
+                break;
+            }
+            if (node == null || node.equals(s.node())) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private synchronized void remember(Stored stored) {
+        recent.addFirst(stored);
+        if (recent.size() > RECENT) {
+            recent.removeLast();
+        }
+    }
+
+    private synchronized int nextReplica() {
+        return (int) (turn++ % replicas.size());
+    }
+
+    private void work() {
+        while (running) {
+            BenchRequest request = workload.next();
+            if (request == null) {
+                return;
+            }
+            serve(request, nextReplica());
+        }
+    }
+
+    private void serve(BenchRequest request, int first) {
+        for (int attempt = 0; attempt < replicas.size(); attempt++) {
+            int r = (first + attempt) % replicas.size();
+            try {
+                serve(request, replicas.get(r), namespaces[r]);
+                counts.add("requests");
+                return;
+            } catch (IndexApi.CallFailed e) {
+                if (e.kind().equals("lookup_io")) {
+                    counts.add("lookup.unreachable.r" + (r + 1));
+                    continue;
+                }
+                counts.add("failed." + e.kind() + ".r" + (r + 1));
+                return;
+            }
+        }
+        counts.add("requests.no_replica");
+    }
+
+    private void serve(BenchRequest request, String index, String ns) throws IndexApi.CallFailed {
+        IndexApi.Lookup lookup = api.lookup(index, ns, request);
+        counts.add(lookup.hit() ? "lookup.hit" : "lookup.miss");
+        int matched = 0;
+        if (lookup.hit()) {
+            if (lookup.node().equals(silentNode)) {
+                counts.add("violation.lookup_on_silent_node");
+            }
+            matched = load(index, lookup, request);
+        }
+        if (matched < request.blocks()) {
+            byte[] kv = payload.object(request.blockIds());
+            try {
+                IndexApi.Stored stored = api.store(index, ns, request, kv, payload.bytesPerBlock(), matched);
+                counts.add(stored.deduplicated() ? "store.200" : "store.201");
+                if (stored.node().equals(silentNode)) {
+                    counts.add("violation.store_on_silent_node");
+                }
+                remember(new Stored(stored.objectId(), stored.node(), request));
+            } catch (IndexApi.CallFailed e) {
+                String kind = e.kind().startsWith("store_5") && !e.kind().equals("store_503")
+                        ? "violation." + e.kind()
+                        : e.kind();
+                counts.add(kind.replace('_', '.'));
+            }
+        }
+    }
+
+    /** The blocks the GET of a hit delivered (0 when it failed or the object was gone: the engine recomputes). */
+    private int load(String index, IndexApi.Lookup lookup, BenchRequest request) throws IndexApi.CallFailed {
+        try {
+            byte[] bytes = api.get(lookup);
+            if (!payload.matches(bytes, request.blockIds(), lookup.blocks())) {
+                counts.add("violation.get_wrong_bytes");
+                return 0;
+            }
+            counts.add("get.ok");
+            return lookup.blocks();
+        } catch (IndexApi.CallFailed e) {
+            if (e.kind().equals("get_404")) {
+                counts.add("get.gone");
+                try {
+                    api.invalidate(index, lookup);
+                    counts.add("invalidate.ok");
+                } catch (IndexApi.CallFailed invalidate) {
+                    counts.add(invalidate.kind().replace('_', '.'));
+                }
+            } else if (lookup.node().equals(downNode)) {
+                counts.add("get.failed.node_down");
+            } else {
+                counts.add("violation.get_failed_on_live_node");
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.promptcache.stack;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.stack.chaos.ChaosRun;
+import io.promptcache.stack.chaos.Fault;
+import io.promptcache.stack.chaos.Round;
+import io.promptcache.stack.up.Stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fault suite, bounded (about 4 minutes): real processes (the broker, 2 storage nodes, 2 index replicas, 2
+ * gc-processors), engines serving throughout, one round of each fault; no round may break an invariant.
+ */
+class ChaosIT {
+
+    @Test
+    void shouldKeepEveryPromiseThroughOneRoundOfEachFault() throws Exception {
+        // Given
+        Path home = Path.of("..").toAbsolutePath().normalize();
+        StringWriter log = new StringWriter();
+        List<Round> rounds;
+        // When
+        try (Stack stack = Stack.start(ChaosRun.stackSpec(home))) {
+            rounds = ChaosRun.run(stack, new ChaosRun.Options(Fault.values().length, Duration.ofSeconds(20), 20261126,
+                    4), new PrintWriter(log, true));
+        }
+        // Then: every fault ran under load, and no invariant broke in any round or in the final checks
+        assertThat(rounds.stream().map(Round::fault).filter(f -> f != null)).as(log.toString())
+                .containsExactlyElementsOf(Arrays.asList(Fault.values()));
+        for (Round round : rounds) {
+            assertThat(round.violations()).as(round + "\n" + log).isEmpty();
+            if (round.fault() != null) {
+                assertThat(round.counts().getOrDefault("requests", 0L)).as(round.toString()).isPositive();
+            }
+        }
+        Map<String, Long> all = rounds.get(rounds.size() - 1).counts();
+        assertThat(all.getOrDefault("violation.get_wrong_bytes", 0L)).isZero();
+        assertThat(all.getOrDefault("get.ok", 0L)).as("hits served").isPositive();
+    }
+}
