@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ._http import Transport, _json_answer
-from .errors import NotFound, PromptcacheError
+from .errors import Conflict, NotFound, PromptcacheError, Unavailable
 
 BytesLike = Union[bytes, bytearray, memoryview]
 #: the KV bytes of a prompt, or a function that returns the bytes of blocks ``from_block``.. (only those are sent)
@@ -138,8 +138,10 @@ class Namespace:
         """Loads the hit's bytes with **one** range GET straight into ``into`` (no intermediate copy).
 
         Returns the number of bytes loaded (``hit.usable_bytes``), or None when the object is gone from its node
-        (404): the hit is then a miss, and the object is reported (``invalidate``) so lookups stop returning it.
-        A short or long answer is a :class:`PromptcacheError`.
+        (404): the hit is then a miss, and the object is reported (``invalidate``) so lookups stop returning it. The
+        report is best effort: when the index does not take it (409 ``ObjectPresent``: its node still has the object,
+        the 404 was transient; 503: the node did not answer the index's check) the hit is still a miss for this
+        request. A short or long answer is a :class:`PromptcacheError`.
         """
         view = memoryview(into).cast("B")
         if view.readonly:
@@ -164,7 +166,10 @@ class Namespace:
 
         loaded = self.client._storage.call("GET", hit.location, None, {"Range": hit.range}, read, extra_ok=(404,))
         if loaded is None:
-            self.client.invalidate(hit.object_id)
+            try:
+                self.client.invalidate(hit.object_id)
+            except (Conflict, Unavailable):
+                pass
         return loaded
 
     def store(self, tokens: Sequence[int], kv: KvSource, bytes_per_block: int, priority: Optional[int] = None,

@@ -236,6 +236,44 @@ class RetryTest(unittest.TestCase):
             server.shutdown()
             server.server_close()
 
+    def test_a_404_whose_report_is_refused_is_still_a_miss(self) -> None:
+        # a local server plays the node (the GET answers 404) and the index (the report answers 409, then 503)
+        reports = [(409, "ObjectPresent"), (503, "StorageNodeFailed")]
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                self.answer(404, b"<Error><Code>NoSuchKey</Code></Error>")
+
+            def do_POST(self) -> None:
+                status, code = reports.pop(0)
+                self.answer(status, json.dumps({"error": code, "message": "not invalidated"}).encode())
+
+            def answer(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Retry-After", "0")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            url = f"http://127.0.0.1:{server.server_address[1]}"
+            with Client(url, retries=0) as client:
+                ns = promptcache.client.Namespace(client, "ns", 16)
+                hit = promptcache.Hit("obj", 1, 16, 1024, f"{url}/b/k", "bytes=0-1023", "n", 1)
+                self.assertIsNone(ns.load(hit, into=bytearray(1024)))
+                self.assertIsNone(ns.load(hit, into=bytearray(1024)))
+            self.assertEqual(reports, [], "both reports were sent")
+        finally:
+            server.shutdown()
+            server.server_close()
+
 
 if __name__ == "__main__":
     unittest.main()
