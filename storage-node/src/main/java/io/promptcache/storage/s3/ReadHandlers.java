@@ -29,9 +29,9 @@ final class ReadHandlers {
 
     /**
      * The most bytes an event loop reads to check their chunk checksums before it sends a range (about a millisecond
-     * from the page cache); a longer GET is served by a worker.
+     * from the page cache; they are sent from the buffer the check read); a longer GET is served by a worker.
      */
-    static final long LOOP_CHECKED_BYTES = 4L << 20;
+    static final long LOOP_CHECKED_BYTES = ObjectStore.KEPT_CHECKED_BYTES;
 
     /** How a read went. */
     enum Outcome {
@@ -100,7 +100,7 @@ final class ReadHandlers {
         response.putHeader("Content-Length", Long.toString(length));
         if (segments.isEmpty()) {
             response.end();
-        } else if (segments.size() == 1 && segments.get(0).body().file() != null) {
+        } else if (segments.size() == 1 && segments.get(0).body().ram() == null) {
             BodySegment only = segments.get(0);
             response.sendFile(only.body().file().toString(), only.offset(), only.length())
                     .onFailure(e -> S3Errors.send(ctx, new S3Exception(S3ErrorCode.NO_SUCH_KEY,

@@ -8,6 +8,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+
 /**
  * The CRC32C of every {@link #CHUNK_BYTES} chunk of a body file (the last one may be shorter), kept with the file's
  * reference count. A range GET served from the file checks the chunks the range touches before a byte is sent, so
@@ -35,41 +39,69 @@ public final class ChunkSums {
     }
 
     /**
-     * Checks the chunks that bytes {@code [offset, offset + length)} of {@code file} (a body of {@code size} bytes)
-     * touch, reading each from the file.
+     * What a check read: the first chunk that failed (or -1), and when asked to keep them, the bytes of the chunks
+     * read, which passed (a pooled off-heap buffer the caller releases; null otherwise or on a failure).
      *
-     * @return the index of the first chunk whose bytes differ from its checksum (or that the file is too short to
-     *         hold), or -1 if all match
+     * @param span the bytes of the chunks read, from {@code spanStart} of the file, or null
+     * @param spanStart the file offset of the span's first byte
+     * @param badChunk the first chunk whose bytes differ from its checksum (or that the file is too short to hold),
+     *        or -1
      */
-    public int firstBadChunk(Path file, long size, long offset, long length) throws IOException {
+    public record Checked(ByteBuf span, long spanStart, int badChunk) {
+    }
+
+    /**
+     * Reads the chunks that bytes {@code [offset, offset + length)} of {@code file} (a body of {@code size} bytes)
+     * touch and checks each as it arrives (still in the CPU cache). With {@code keep} the chunks are read into one
+     * pooled buffer that is returned when all passed: the caller sends those very bytes, so a byte that changes in
+     * the file after the check cannot be sent. Without it they go through a per-thread scratch chunk.
+     */
+    public Checked check(Path file, long size, long offset, long length, boolean keep) throws IOException {
         if (length <= 0) {
-            return -1;
+            return new Checked(keep ? Unpooled.EMPTY_BUFFER : null, offset, -1);
         }
         int first = (int) (offset / CHUNK_BYTES);
         int last = (int) ((offset + length - 1) / CHUNK_BYTES);
-        ByteBuffer scratch = SCRATCH.get();
+        long spanStart = (long) first * CHUNK_BYTES;
+        if (offset + length > size) {
+            return new Checked(null, spanStart, last);
+        }
+        long spanEnd = Math.min((long) (last + 1) * CHUNK_BYTES, size);
+        ByteBuf span = keep ? PooledByteBufAllocator.DEFAULT.directBuffer((int) (spanEnd - spanStart)) : null;
+        boolean passed = false;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             CRC32C crc = new CRC32C();
             for (int chunk = first; chunk <= last; chunk++) {
-                if (chunk >= sums.length) {
-                    return chunk;
-                }
                 long start = (long) chunk * CHUNK_BYTES;
                 int bytes = (int) Math.min(CHUNK_BYTES, size - start);
-                scratch.clear().limit(bytes);
-                while (scratch.hasRemaining()) {
-                    if (channel.read(scratch, start + scratch.position()) < 0) {
-                        return chunk;
+                if (chunk >= sums.length) {
+                    return new Checked(null, spanStart, chunk);
+                }
+                ByteBuffer target = span != null
+                        ? span.nioBuffer(span.writerIndex(), bytes)
+                        : SCRATCH.get().clear().limit(bytes);
+                int base = target.position();
+                while (target.hasRemaining()) {
+                    if (channel.read(target, start + target.position() - base) < 0) {
+                        return new Checked(null, spanStart, chunk);
                     }
                 }
                 crc.reset();
-                crc.update(scratch.flip());
+                crc.update(target.flip());
                 if ((int) crc.getValue() != sums[chunk]) {
-                    return chunk;
+                    return new Checked(null, spanStart, chunk);
+                }
+                if (span != null) {
+                    span.writerIndex(span.writerIndex() + bytes);
                 }
             }
+            passed = true;
+            return new Checked(span, spanStart, -1);
+        } finally {
+            if (span != null && !passed) {
+                span.release();
+            }
         }
-        return -1;
     }
 
     /** The checksums of the first {@code length} bytes of {@code file}. */

@@ -5,13 +5,23 @@ import java.nio.file.Path;
 import io.netty.buffer.ByteBuf;
 
 /**
- * Where a GET finds an object's body: a retained off-heap view of it in RAM (the reader releases it once sent), or
- * its file on disk.
+ * Where a GET finds an object's body: a retained off-heap view of it in RAM (the reader releases it once sent), its
+ * file on disk, or bytes of its file read and checked against their checksums (both set: send the bytes).
  *
- * @param ram the body in RAM, or null
- * @param file the body file, or null when served from RAM
+ * @param ram bytes to send from memory (the RAM tier's, or a file's checked bytes), or null
+ * @param file the body file (the bytes came from it when {@code ram} is set too), or null when served from RAM
  */
 public record ObjectBody(ByteBuf ram, Path file) {
+
+    /** Bytes of {@code file} that passed their check, to be sent as they are. */
+    static ObjectBody checked(ByteBuf bytes, Path file) {
+        return new ObjectBody(bytes, file);
+    }
+
+    /** Whether the bytes come from the RAM tier (not from a file). */
+    public boolean fromRam() {
+        return ram != null && file == null;
+    }
 
     static ObjectBody inRam(ByteBuf body) {
         return new ObjectBody(body, null);

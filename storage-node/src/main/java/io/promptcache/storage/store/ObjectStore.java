@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -247,8 +246,9 @@ public final class ObjectStore implements AutoCloseable {
      * object was replaced or deleted since {@code meta} was read (the caller reads it again). A body file found
      * nowhere makes the entry stale: it is dropped and the GET is {@code NoSuchKey}. With verify-on-read (the
      * default), the chunks of a file the range touches are checked against their CRC32C first (blocking reads, like
-     * sendfile's); a file that fails is corrupt: the entry is dropped, counted, and the GET is {@code NoSuchKey}, so
-     * a client treats it as the miss it now is.
+     * sendfile's) and a range up to {@link #KEPT_CHECKED_BYTES} is then served from the checked bytes (a RAM
+     * segment); a file that fails is corrupt: the entry is dropped, counted, and the GET is {@code NoSuchKey}, so a
+     * client treats it as the miss it now is.
      */
     public List<BodySegment> openRange(String bucket, String key, ObjectMeta meta, long offset, long length) {
         used(bucket, key, meta, offset, length);
@@ -259,46 +259,63 @@ public final class ObjectStore implements AutoCloseable {
         List<Extent> extents = meta.isShared()
                 ? Extent.slice(meta.extents(), offset, length)
                 : List.of(new Extent(meta.fileId(), offset, length));
+        boolean keep = length <= KEPT_CHECKED_BYTES;
         List<BodySegment> segments = new ArrayList<>(extents.size());
         for (Extent extent : extents) {
             ObjectBody body = tiers.open(extent.fileId());
-            String corruption = body == null || body.file() == null || !options.verifyOnRead()
-                    ? null
-                    : corruption(body.file(), extent);
-            if (body == null || corruption != null) {
-                segments.forEach(BodySegment::release);
-                return failedRead(bucket, key, meta, corruption);
+            if (body == null || body.file() == null || !options.verifyOnRead()) {
+                if (body == null) {
+                    segments.forEach(BodySegment::release);
+                    return failedRead(bucket, key, meta, null);
+                }
+                segments.add(new BodySegment(body, extent.offset(), extent.length()));
+                continue;
             }
-            segments.add(new BodySegment(body, extent.offset(), extent.length()));
+            ChunkSums.Checked checked = check(body.file(), extent, keep);
+            if (checked.badChunk() >= 0) {
+                segments.forEach(BodySegment::release);
+                return failedRead(bucket, key, meta, "chunk " + checked.badChunk() + " of body file "
+                        + extent.fileId() + " does not match its CRC32C");
+            }
+            segments.add(checked.span() != null
+                    ? new BodySegment(ObjectBody.checked(checked.span(), body.file()),
+                            extent.offset() - checked.spanStart(),
+                            extent.length())
+                    : new BodySegment(body, extent.offset(), extent.length()));
         }
         return segments;
     }
 
     /**
-     * What is wrong with the bytes of {@code extent} in {@code file}, or null if its chunks match their CRC32C. A
-     * mismatch is checked once more against the file's record if the record changed meanwhile (a trim records the
-     * shorter file first and truncates it {@link Trims#DELAY} later).
+     * Ranges up to this long are sent from the very bytes their check read (pooled off-heap buffers); a longer one
+     * is checked, then sent from its file with sendfile (memory stays bounded; a byte rewritten in the file between
+     * the check and the send would go out unchecked).
      */
-    private String corruption(Path file, Extent extent) {
+    public static final long KEPT_CHECKED_BYTES = 4L << 20;
+
+    /**
+     * The chunks of {@code extent} in {@code file}, checked against their CRC32C (and kept, see
+     * {@link #KEPT_CHECKED_BYTES}). A mismatch is checked once more against the file's record if the record changed
+     * meanwhile (a trim records the shorter file first and truncates it {@link Trims#DELAY} later). A file that has
+     * no checksums on record, is gone or cannot be read fails as chunk 0.
+     */
+    private ChunkSums.Checked check(Path file, Extent extent, boolean keep) {
         ExtentRefs.FileEntry entry = refs.get(extent.fileId());
-        String found = corruption(file, extent, entry);
-        ExtentRefs.FileEntry now = found == null ? entry : refs.get(extent.fileId());
-        return now == entry ? found : corruption(file, extent, now);
+        ChunkSums.Checked checked = check(file, extent, keep, entry);
+        ExtentRefs.FileEntry now = checked.badChunk() < 0 ? entry : refs.get(extent.fileId());
+        return now == entry ? checked : check(file, extent, keep, now);
     }
 
-    private static String corruption(Path file, Extent extent, ExtentRefs.FileEntry entry) {
+    private static ChunkSums.Checked check(Path file, Extent extent, boolean keep, ExtentRefs.FileEntry entry) {
         if (entry == null || entry.sums() == null) {
-            return "body file " + extent.fileId() + " has no checksums on record";
+            LOG.warn("Body file {} has no checksums on record", extent.fileId());
+            return new ChunkSums.Checked(null, 0, 0);
         }
         try {
-            int bad = entry.sums().firstBadChunk(file, entry.size(), extent.offset(), extent.length());
-            return bad < 0
-                    ? null
-                    : "chunk " + bad + " of body file " + extent.fileId() + " does not match its CRC32C";
-        } catch (NoSuchFileException e) {
-            return "body file " + extent.fileId() + " is gone";
+            return entry.sums().check(file, entry.size(), extent.offset(), extent.length(), keep);
         } catch (IOException e) {
-            return "body file " + extent.fileId() + " cannot be read: " + e;
+            LOG.warn("Body file {} cannot be read: {}", extent.fileId(), e.toString());
+            return new ChunkSums.Checked(null, 0, 0);
         }
     }
 

@@ -53,19 +53,33 @@ class ChunkSumsTest {
         Path file = dir.resolve("body");
         Files.write(file, body);
         ChunkSums sums = ChunkSums.of(file, body.length);
-        assertThat(sums.firstBadChunk(file, body.length, 0, body.length)).isEqualTo(-1);
+        assertThat(sums.check(file, body.length, 0, body.length, false).badChunk()).isEqualTo(-1);
         // When: one bit flips in chunk 2
         body[2 * CHUNK + 5] ^= 0x10;
         Files.write(file, body);
         // Then: a range touching it finds it, one that does not is clean
-        assertThat(sums.firstBadChunk(file, body.length, 0, body.length)).isEqualTo(2);
-        assertThat(sums.firstBadChunk(file, body.length, 3 * CHUNK - 1, 1)).isEqualTo(2);
-        assertThat(sums.firstBadChunk(file, body.length, 0, 2 * CHUNK)).isEqualTo(-1);
-        assertThat(sums.firstBadChunk(file, body.length, 3 * CHUNK, CHUNK + 100)).isEqualTo(-1);
-        assertThat(sums.firstBadChunk(file, body.length, 5, 0)).isEqualTo(-1);
+        assertThat(sums.check(file, body.length, 0, body.length, false).badChunk()).isEqualTo(2);
+        assertThat(sums.check(file, body.length, 3 * CHUNK - 1, 1, false).badChunk()).isEqualTo(2);
+        assertThat(sums.check(file, body.length, 0, 2 * CHUNK, false).badChunk()).isEqualTo(-1);
+        assertThat(sums.check(file, body.length, 3 * CHUNK, CHUNK + 100, false).badChunk()).isEqualTo(-1);
+        assertThat(sums.check(file, body.length, 5, 0, false).badChunk()).isEqualTo(-1);
+        // kept, the checked bytes are the span of the chunks a range touches; a range touching the rotten one has none
+        ChunkSums.Checked kept = sums.check(file, body.length, CHUNK + 10, 100, true);
+        try {
+            assertThat(kept.badChunk()).isEqualTo(-1);
+            assertThat(kept.spanStart()).isEqualTo(CHUNK);
+            byte[] span = new byte[kept.span().readableBytes()];
+            kept.span().getBytes(kept.span().readerIndex(), span);
+            assertThat(span).isEqualTo(java.util.Arrays.copyOfRange(body, CHUNK, 2 * CHUNK));
+        } finally {
+            kept.span().release();
+        }
+        ChunkSums.Checked refused = sums.check(file, body.length, 2 * CHUNK, 10, true);
+        assertThat(refused.badChunk()).isEqualTo(2);
+        assertThat(refused.span()).isNull();
         // and a file cut short fails the chunks it no longer holds
         Files.write(file, java.util.Arrays.copyOf(body, 4 * CHUNK + 50));
-        assertThat(sums.firstBadChunk(file, body.length, 4 * CHUNK, 100)).isEqualTo(4);
+        assertThat(sums.check(file, body.length, 4 * CHUNK, 100, false).badChunk()).isEqualTo(4);
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -183,6 +184,28 @@ class TieredStoreTest {
     }
 
     @Test
+    void shouldSendTheBytesItCheckedNotWhatTheFileHoldsLater() throws Exception {
+        // Given: a range opened (checked) from a disk-only node
+        store = ObjectStore.open(StoreOptions.diskOnly(data, Durability.BEST_EFFORT, 64L << 20));
+        store.createBucket("kv-b");
+        int chunk = ChunkSums.CHUNK_BYTES;
+        put("k", 3 * chunk, 5);
+        ObjectMeta meta = store.head("kv-b", "k");
+        List<BodySegment> segments = store.openRange("kv-b", "k", meta, 100, 2 * chunk);
+        // When: the file changes after the check, before the bytes go out
+        try (FileChannel channel = FileChannel.open(bodyFile("k"), StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(new byte[]{(byte) ~bytes(3 * chunk, 5)[chunk + 5]}), chunk + 5);
+        }
+        // Then: what is sent is what was checked
+        assertThat(segments).hasSize(1);
+        BodySegment only = segments.get(0);
+        byte[] sent = new byte[(int) only.length()];
+        only.body().ram().getBytes(only.body().ram().readerIndex() + (int) only.offset(), sent);
+        only.release();
+        assertThat(sent).isEqualTo(Arrays.copyOfRange(bytes(3 * chunk, 5), 100, 100 + 2 * chunk));
+    }
+
+    @Test
     void shouldServeUncheckedWhenTheUserTurnsChecksumsOff() throws Exception {
         store = ObjectStore.open(StoreOptions.diskOnly(data, Durability.BEST_EFFORT, 64L << 20)
                 .withVerifyOnRead(false));
@@ -256,7 +279,7 @@ class TieredStoreTest {
         ObjectMeta meta = store.head("kv-b", key);
         BodySegment only = store.openRange("kv-b", key, meta, 0, meta.size()).get(0);
         only.release();
-        return only.body().ram() != null;
+        return only.body().fromRam();
     }
 
     private Path bodyFile(String key) {
