@@ -27,6 +27,7 @@ import io.promptcache.stack.bench.SyntheticWorkload;
 import io.promptcache.stack.status.Metrics;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
+import io.promptcache.stack.up.StackInfo;
 import io.promptcache.stack.up.StackSpec;
 
 /**
@@ -54,6 +55,11 @@ public final class ChaosRun {
     private static final Duration SILENT_AFTER = Duration.ofSeconds(6);
     private static final Duration READY = Duration.ofSeconds(180);
     private static final int AGREEMENT_SAMPLE = 50;
+    /**
+     * How long a restarted replica may take to answer like the others once ready: it catches up with what was
+     * written while it restored, on a machine the other services keep busy (how long it took is a figure).
+     */
+    private static final Duration AGREEMENT_WITHIN = Duration.ofSeconds(60);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Stack stack;
@@ -64,8 +70,6 @@ public final class ChaosRun {
     private final IndexApi api;
     private final String[] namespaces;
     private Engines engines;
-    /** The nodes' corrupt-read count when the corruption round began. */
-    private long corruptReadsBefore;
 
     private ChaosRun(Stack stack, Options options, PrintWriter out) {
         this.stack = stack;
@@ -121,6 +125,7 @@ public final class ChaosRun {
 
     private Round round(int number, Fault fault) throws InterruptedException {
         Map<String, Long> before = counts.snapshot();
+        long corruptAtStart = corruptReads();
         long start = System.nanoTime();
         Thread.sleep(1000 + random.nextInt((int) options.round().toMillis() / 3));
         Map<String, Object> figures = new LinkedHashMap<>();
@@ -130,13 +135,14 @@ public final class ChaosRun {
             case NODE_PAUSE -> nodeOut(figures, violations, false);
             case NODE_KILL -> nodeOut(figures, violations, true);
             case GC_KILL -> gcKill(figures);
-            case DISK_CORRUPTION -> corrupt(figures);
+            case DISK_CORRUPTION -> corrupt(figures, Counts.delta(before, counts.snapshot()));
         };
         long left = options.round().toNanos() - (System.nanoTime() - start);
         if (left > 0) {
             Thread.sleep(left / 1_000_000);
         }
         Map<String, Long> delta = Counts.delta(before, counts.snapshot());
+        long rotten = corruptReads() - corruptAtStart;
         switch (fault) {
             case INDEX_KILL -> {
                 String killed = ".r" + target.substring("index-".length());
@@ -147,18 +153,17 @@ public final class ChaosRun {
                 if (failed > 0) {
                     violations.add(failed + " lookups failed at the surviving replica");
                 }
-                noneGone(delta, violations);
+                noneGone(delta, rotten, violations);
             }
             case GC_KILL -> {
-                noneGone(delta, violations);
+                noneGone(delta, rotten, violations);
                 usage(figures, violations);
             }
             case DISK_CORRUPTION -> {
-                long detected = corruptReads() - corruptReadsBefore;
-                figures.put("corruptReadsDetected", detected);
+                figures.put("corruptReadsDetected", rotten);
                 figures.put("hitsGoneAtGet", delta.getOrDefault("get.gone", 0L));
                 figures.put("invalidated", delta.getOrDefault("invalidate.ok", 0L));
-                if (detected == 0) {
+                if (rotten == 0) {
                     violations.add("no read of the corrupted files was detected (the round did not exercise them)");
                 }
             }
@@ -175,9 +180,12 @@ public final class ChaosRun {
         return new Round(number, fault, target, figures, delta, violations);
     }
 
-    /** An object deleted while a lookup still returned it: the GET of a hit answered 404. */
-    private static void noneGone(Map<String, Long> delta, List<String> violations) {
-        long gone = delta.getOrDefault("get.gone", 0L);
+    /**
+     * An object deleted while a lookup still returned it: the GET of a hit answered 404, and not because the node
+     * found its bytes rotten ({@code rotten}: the nodes' corrupt reads in the round, left by a corruption round).
+     */
+    private static void noneGone(Map<String, Long> delta, long rotten, List<String> violations) {
+        long gone = delta.getOrDefault("get.gone", 0L) - rotten;
         if (gone > 0) {
             violations.add(gone + " hits whose object was gone at the GET (deleted while a lookup returned it)");
         }
@@ -192,11 +200,13 @@ public final class ChaosRun {
         replica.launch();
         replica.awaitReady(READY);
         figures.put("restartToReadyMs", millisSince(t0));
-        int differ = disagreements(Duration.ofSeconds(20));
+        long t1 = System.nanoTime();
+        int differ = disagreements(AGREEMENT_WITHIN);
         figures.put("promptsAnsweredDifferently", differ + "/" + AGREEMENT_SAMPLE);
+        figures.put("agreedAfterMs", differ == 0 ? millisSince(t1) : -1);
         if (differ > 0) {
             violations.add(differ + " of the last " + AGREEMENT_SAMPLE + " stored prompts answered differently by the"
-                    + " restarted replica");
+                    + " restarted replica " + AGREEMENT_WITHIN.toSeconds() + " s after it was ready");
         }
         return "index-" + (r + 1);
     }
@@ -260,10 +270,11 @@ public final class ChaosRun {
         }
     }
 
-    private String corrupt(Map<String, Object> figures) {
-        int n = random.nextInt(stack.nodes().size());
-        String id = stack.info().nodes().get(n).id();
-        corruptReadsBefore = corruptReads();
+    /** Rots the files of the node that served the most hits since the round began (so the round reads them). */
+    private String corrupt(Map<String, Object> figures, Map<String, Long> sinceRoundBegan) {
+        String id = stack.info().nodes().stream().map(StackInfo.Node::id)
+                .max(java.util.Comparator.comparingLong(node -> sinceRoundBegan.getOrDefault("get.ok." + node, 0L)))
+                .orElseThrow();
         List<Path> files;
         try (Stream<Path> walk = Files.walk(stack.dataDir().resolve(id).resolve("objects"))) {
             files = new ArrayList<>(walk.filter(Files::isRegularFile).toList());
@@ -304,7 +315,7 @@ public final class ChaosRun {
         Map<String, Object> figures = new LinkedHashMap<>();
         List<String> violations = new ArrayList<>();
         sleep(3000);
-        int differ = disagreements(Duration.ofSeconds(20));
+        int differ = disagreements(AGREEMENT_WITHIN);
         figures.put("promptsAnsweredDifferently", differ + "/" + AGREEMENT_SAMPLE);
         if (differ > 0) {
             violations.add(differ + " of the last " + AGREEMENT_SAMPLE + " stored prompts answered differently by "

@@ -169,6 +169,7 @@ final class Engines {
                 return 0;
             }
             counts.add("get.ok");
+            counts.add("get.ok." + lookup.node());
             return lookup.blocks();
         } catch (IndexApi.CallFailed e) {
             if (e.kind().equals("get_404")) {
