@@ -1,5 +1,6 @@
 """The client against a real stack (./promptcache up in api-key mode): every call, bytes checked block for block."""
 
+import contextlib
 import http.server
 import json
 import os
@@ -10,6 +11,7 @@ import time
 import unittest
 import urllib.error
 import urllib.request
+from typing import Iterator
 
 import promptcache
 from promptcache import AuthError, Client, NotFound, Unavailable
@@ -196,6 +198,34 @@ def wait_until(condition, timeout: float, message: str) -> None:
         time.sleep(0.2)
 
 
+class _Answering(http.server.BaseHTTPRequestHandler):
+    """A local server's handler: answers a status with a body (and Retry-After: 0), logs nothing."""
+
+    protocol_version = "HTTP/1.1"
+
+    def answer(self, status: int, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Retry-After", "0")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def _serving(handler: type) -> Iterator[str]:
+    """Serves ``handler`` on a free local port for the block; yields its URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 class RetryTest(unittest.TestCase):
     """503 + Retry-After is retried a bounded number of times (a local server plays the overloaded replica)."""
 
@@ -203,28 +233,16 @@ class RetryTest(unittest.TestCase):
         answers = [503, 503, 200]
         seen = []
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
+        class Handler(_Answering):
 
             def do_POST(self) -> None:
                 self.rfile.read(int(self.headers["Content-Length"]))
                 seen.append(self.headers.get("Authorization"))
                 status = answers.pop(0) if answers else 503
-                body = json.dumps({"id": "ns", "blockSize": 16} if status == 200 else
-                                  {"error": "KafkaUnavailable", "message": "retry"}).encode()
-                self.send_response(status)
-                self.send_header("Retry-After", "0")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.answer(status, json.dumps({"id": "ns", "blockSize": 16} if status == 200 else
+                                               {"error": "KafkaUnavailable", "message": "retry"}).encode())
 
-            def log_message(self, *args) -> None:
-                pass
-
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
-            url = f"http://127.0.0.1:{server.server_address[1]}"
+        with _serving(Handler) as url:
             with Client(url, api_key="k", retries=2) as client:
                 self.assertEqual(client.namespace("m", "bf16", 16).id, "ns")
             self.assertEqual(seen, ["Bearer k"] * 3)
@@ -232,16 +250,12 @@ class RetryTest(unittest.TestCase):
                 client.namespace("m", "bf16", 16)
             self.assertEqual(error.exception.code, "KafkaUnavailable")
             self.assertEqual(len(seen), 5)
-        finally:
-            server.shutdown()
-            server.server_close()
 
     def test_a_404_whose_report_is_refused_is_still_a_miss(self) -> None:
         # a local server plays the node (the GET answers 404) and the index (the report answers 409, then 503)
         reports = [(409, "ObjectPresent"), (503, "StorageNodeFailed")]
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
+        class Handler(_Answering):
 
             def do_GET(self) -> None:
                 self.answer(404, b"<Error><Code>NoSuchKey</Code></Error>")
@@ -250,30 +264,13 @@ class RetryTest(unittest.TestCase):
                 status, code = reports.pop(0)
                 self.answer(status, json.dumps({"error": code, "message": "not invalidated"}).encode())
 
-            def answer(self, status: int, body: bytes) -> None:
-                self.send_response(status)
-                self.send_header("Retry-After", "0")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
-            url = f"http://127.0.0.1:{server.server_address[1]}"
+        with _serving(Handler) as url:
             with Client(url, retries=0) as client:
                 ns = promptcache.client.Namespace(client, "ns", 16)
                 hit = promptcache.Hit("obj", 1, 16, 1024, f"{url}/b/k", "bytes=0-1023", "n", 1)
                 self.assertIsNone(ns.load(hit, into=bytearray(1024)))
                 self.assertIsNone(ns.load(hit, into=bytearray(1024)))
             self.assertEqual(reports, [], "both reports were sent")
-        finally:
-            server.shutdown()
-            server.server_close()
-
 
 if __name__ == "__main__":
     unittest.main()

@@ -73,13 +73,13 @@ public final class IndexApi {
     /** Registers (idempotently) the namespace of a model at {@code blockSize}; returns its id. */
     public String namespace(String index, String model, int blockSize) throws CallFailed {
         Map<String, Object> body = Map.of("modelFingerprint", model, "dtype", "bf16", "blockSize", blockSize);
-        JsonNode answer = json("namespace", send("namespace", HttpRequest.newBuilder(URI.create(index
-                + "/v1/namespaces")).header("Content-Type", "application/json").POST(publisher(body))));
+        JsonNode answer = json("namespace", send("namespace",
+                toIndex(index + "/v1/namespaces").header("Content-Type", "application/json").POST(publisher(body))));
         return answer.get("id").asText();
     }
 
     public Lookup lookup(String index, String ns, BenchRequest request) throws CallFailed {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/" + ns + "/lookup"));
+        HttpRequest.Builder builder = toIndex(index + "/v1/namespaces/" + ns + "/lookup");
         if (request.byHashes()) {
             builder.header("Content-Type", "application/json")
                     .POST(publisher(Map.of("blockHashes", hex(request.blockIds()))));
@@ -99,17 +99,14 @@ public final class IndexApi {
 
     /** Reports a hit whose GET answered 404 (the engine's duty: the object is gone, stop returning it). */
     public void invalidate(String index, Lookup hit) throws CallFailed {
-        send("invalidate", HttpRequest.newBuilder(URI.create(index + "/v1/objects/" + hit.objectId()
-                + "/invalidate")).POST(HttpRequest.BodyPublishers.noBody()));
+        send("invalidate", toIndex(index + "/v1/objects/" + hit.objectId() + "/invalidate")
+                .POST(HttpRequest.BodyPublishers.noBody()));
     }
 
     /** An object's bytes streamed through the index ({@code GET /v1/objects/{id}}: the index reads its node). */
     public byte[] load(String index, String objectId) throws CallFailed {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(index + "/v1/objects/" + objectId)).GET();
-        if (apiKey != null) {
-            request.header("X-Api-Key", apiKey);
-        }
-        HttpResponse<byte[]> response = exchange("load", request, HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = exchange("load", toIndex(index + "/v1/objects/" + objectId).GET(),
+                HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
             throw new CallFailed("load_" + response.statusCode(), "load answered " + response.statusCode());
         }
@@ -119,7 +116,7 @@ public final class IndexApi {
     /** The one range GET of a hit, on the storage node. */
     public byte[] get(Lookup hit) throws CallFailed {
         HttpResponse<byte[]> response = exchange("get", HttpRequest.newBuilder(URI.create(hit.location()))
-                .header("Range", hit.range()).GET(), HttpResponse.BodyHandlers.ofByteArray());
+                .timeout(getTimeout).header("Range", hit.range()).GET(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 206 && response.statusCode() != 200) {
             throw new CallFailed("get_" + response.statusCode(), "range GET answered " + response.statusCode());
         }
@@ -169,17 +166,20 @@ public final class IndexApi {
                 HttpRequest.BodyPublishers.ofByteArrays(List.of(length, headBytes,
                         Arrays.copyOfRange(kv, skipped, kv.length))),
                 4L + headBytes.length + kv.length - skipped);
-        JsonNode answer = json(op, send(op, HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/"
-                + ns + "/objects")).header("Content-Type", STORE_FRAMED).POST(body)));
+        JsonNode answer = json(op, send(op, toIndex(index + "/v1/namespaces/" + ns + "/objects")
+                .header("Content-Type", STORE_FRAMED).POST(body)));
         return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0),
                 answer.path("objectId").asText(), answer.path("node").asText());
     }
 
-    /** A call to the index (with the API key, if any; the storage node's GET goes through exchange alone). */
+    /** A request to the index: its timeout, and the API key if there is one (never sent to a storage node). */
+    private HttpRequest.Builder toIndex(String url) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(CALL_TIMEOUT);
+        return apiKey == null ? request : request.header("X-Api-Key", apiKey);
+    }
+
+    /** A call to the index answered in JSON; a non-2xx answer is a {@link CallFailed}. */
     private String send(String op, HttpRequest.Builder request) throws CallFailed {
-        if (apiKey != null) {
-            request.header("X-Api-Key", apiKey);
-        }
         HttpResponse<String> response = exchange(op, request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
             String body = response.body();
@@ -194,7 +194,7 @@ public final class IndexApi {
 
     private <T> HttpResponse<T> exchange(String op, HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler)
             throws CallFailed {
-        HttpRequest built = request.timeout(op.equals("get") ? getTimeout : CALL_TIMEOUT).build();
+        HttpRequest built = request.build();
         try {
             return http.send(built, handler);
         } catch (IOException e) {

@@ -193,13 +193,7 @@ public final class ChaosRun {
 
     private String indexKill(Map<String, Object> figures, List<String> violations) {
         int r = random.nextInt(stack.replicas().size());
-        ServiceProcess replica = stack.replicas().get(r);
-        replica.kill();
-        sleep(3000);
-        long t0 = System.nanoTime();
-        replica.launch();
-        replica.awaitReady(READY);
-        figures.put("restartToReadyMs", millisSince(t0));
+        crashAndRestart(stack.replicas().get(r), figures);
         long t1 = System.nanoTime();
         int differ = disagreements(AGREEMENT_WITHIN);
         figures.put("promptsAnsweredDifferently", differ + "/" + AGREEMENT_SAMPLE);
@@ -248,14 +242,18 @@ public final class ChaosRun {
 
     private String gcKill(Map<String, Object> figures) {
         int g = random.nextInt(stack.gcs().size());
-        ServiceProcess gc = stack.gcs().get(g);
-        gc.kill();
+        crashAndRestart(stack.gcs().get(g), figures);
+        return g == 0 ? "gc" : "gc-" + (g + 1);
+    }
+
+    /** SIGKILL, 3 s down, relaunched on the same state dir; how long it took to be ready is a figure. */
+    private static void crashAndRestart(ServiceProcess service, Map<String, Object> figures) {
+        service.kill();
         sleep(3000);
         long t0 = System.nanoTime();
-        gc.launch();
-        gc.awaitReady(READY);
+        service.launch();
+        service.awaitReady(READY);
         figures.put("restartToReadyMs", millisSince(t0));
-        return g == 0 ? "gc" : "gc-" + (g + 1);
     }
 
     /** Every node's used bytes within its capacity, after the GC had the rest of the round. */

@@ -27,12 +27,6 @@ final class ReadHandlers {
     /** Reads of an object replaced in the instant between its metadata and its body start over, this often. */
     private static final int READ_ATTEMPTS = 3;
 
-    /**
-     * The most bytes an event loop reads to check their chunk checksums before it sends a range (about a millisecond
-     * from the page cache; they are sent from the buffer the check read); a longer GET is served by a worker.
-     */
-    static final long LOOP_CHECKED_BYTES = ObjectStore.KEPT_CHECKED_BYTES;
-
     /** How a read went. */
     enum Outcome {
         SERVED,
@@ -76,7 +70,9 @@ final class ReadHandlers {
         long length = range == null ? meta.size() : range.length();
         List<BodySegment> segments = List.of();
         if (!headOnly && length > 0) {
-            if (onEventLoop && length > LOOP_CHECKED_BYTES && store.options().verifyOnRead()) {
+            // an event loop checks at most what is kept in memory and sent from there (about a millisecond from the
+            // page cache); a longer checked read is a worker's
+            if (onEventLoop && length > ObjectStore.KEPT_CHECKED_BYTES && store.options().verifyOnRead()) {
                 return Outcome.FOR_A_WORKER;
             }
             segments = store.openRange(path.bucket(), path.key(), meta, offset, length);

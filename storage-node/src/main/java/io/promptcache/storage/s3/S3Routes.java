@@ -18,7 +18,7 @@ import io.vertx.ext.web.handler.BodyHandler;
  * streams on the event loop. GetObject and HeadObject run on the event loop too: one RocksDB point read (block
  * cache), then the body from RAM, or from its file with sendfile after the chunks it reads passed their checksums,
  * so a hot GET never hops threads. Everything else (and GETs that would check more than
- * {@link ReadHandlers#LOOP_CHECKED_BYTES} from disk) runs on worker threads.
+ * {@link io.promptcache.storage.store.ObjectStore#KEPT_CHECKED_BYTES} from disk) runs on worker threads.
  */
 @ApplicationScoped
 public class S3Routes {
