@@ -30,9 +30,9 @@ class ChaosIT {
         StringWriter log = new StringWriter();
         List<Round> rounds;
         // When
-        try (Stack stack = Stack.start(ChaosRun.stackSpec(home))) {
+        try (Stack stack = Stack.start(ChaosRun.stackSpec(home, null))) {
             rounds = ChaosRun.run(stack, new ChaosRun.Options(Fault.values().length, Duration.ofSeconds(20), 20261126,
-                    4), new PrintWriter(log, true));
+                    4, List.of(Fault.values())), new PrintWriter(log, true));
         }
         // Then: every fault ran under load, and no invariant broke in any round or in the final checks
         assertThat(rounds.stream().map(Round::fault).filter(f -> f != null)).as(log.toString())

@@ -31,27 +31,36 @@ import io.promptcache.schema.topic.TopicCatalog;
  *
  * <p>Data lives in a temporary directory deleted on {@link #close()}, or in a caller-chosen directory that is
  * kept; a later start on a kept directory resumes its log (same cluster id, no formatting). Close is idempotent.
+ *
+ * <p>Clients reach it on a random free port, or on a port the caller pins ({@link Options#port()}): the test kit
+ * binds its own listeners to random ports, so a pinned port is a third listener ({@value #PINNED_LISTENER}) that
+ * advertises itself; clients that bootstrap from it are told to use it. A broker restarted with the same pinned
+ * port and data directory is the same broker to every client that was connected before (a broker restart).
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
     /** The log directory {@link KafkaClusterTestKit} gives its one combined broker + controller node. */
     private static final String COMBINED_NODE_DIRECTORY = "combined_0_0";
+    /** The listener of a pinned port. */
+    static final String PINNED_LISTENER = "PINNED";
 
     private final KafkaClusterTestKit cluster;
     private final Path baseDirectory;
     private final boolean deleteOnClose;
     private final TopicCatalog catalog;
+    private final int pinnedPort;
     /** Closes the broker if the JVM exits without {@link #close()}, so no temporary directory is left behind. */
     private final Thread shutdownHook = new Thread(this::close, "embedded-kafka-shutdown");
     private boolean closed;
 
     private EmbeddedKafkaBroker(KafkaClusterTestKit cluster, Path baseDirectory, boolean deleteOnClose,
-            TopicCatalog catalog) {
+            Options options) {
         this.cluster = cluster;
         this.baseDirectory = baseDirectory;
         this.deleteOnClose = deleteOnClose;
-        this.catalog = catalog;
+        this.catalog = options.catalog();
+        this.pinnedPort = options.port();
     }
 
     /** Starts a broker with default {@link Options}. */
@@ -79,9 +88,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             if (formattedClusterId != null) {
                 nodeBuilder.setClusterId(formattedClusterId);
             }
-            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodeBuilder.build())
-                    .setDeleteOnClose(false);
+            TestKitNodes nodes = nodeBuilder.build();
+            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(false);
             brokerConfig(options).forEach(builder::setConfigProp);
+            if (options.port() > 0) {
+                pinnedListener(nodes, options.port()).forEach(builder::setConfigProp);
+            }
             cluster = builder.build();
             if (formattedClusterId == null) {
                 cluster.format();
@@ -90,7 +102,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             cluster.startup();
             cluster.waitForReadyBrokers();
-            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(cluster, base, temporary, options.catalog());
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(cluster, base, temporary, options);
             Runtime.getRuntime().addShutdownHook(broker.shutdownHook);
             broker.createTopics(options.catalog().newTopics(options.partitions(), (short) 1));
             LOG.info("Embedded Kafka broker serving at {} (data in {}, started in {} ms)",
@@ -141,9 +153,24 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return config;
     }
 
-    /** {@code host:port} to give clients as {@code bootstrap.servers}. */
+    /**
+     * The listeners of a broker with a pinned port: the test kit's two (its broker listener, on the port it bound
+     * before, and its controller listener), and {@value #PINNED_LISTENER} on 127.0.0.1 at {@code port}. The test kit
+     * only fills these in when they are absent.
+     */
+    private static Map<String, Object> pinnedListener(TestKitNodes nodes, int port) {
+        String broker = nodes.brokerListenerName().value();
+        String controller = nodes.controllerListenerName().value();
+        return Map.of("listeners", broker + "://localhost:0," + controller + "://localhost:0," + PINNED_LISTENER
+                + "://127.0.0.1:" + port,
+                "listener.security.protocol.map", broker + ":" + nodes.brokerListenerProtocol().name + ","
+                        + controller + ":" + nodes.controllerListenerProtocol().name + "," + PINNED_LISTENER
+                        + ":PLAINTEXT");
+    }
+
+    /** {@code host:port} to give clients as {@code bootstrap.servers}: the pinned port, if there is one. */
     public String bootstrapServers() {
-        return cluster.bootstrapServers();
+        return pinnedPort > 0 ? "127.0.0.1:" + pinnedPort : cluster.bootstrapServers();
     }
 
     public TopicCatalog catalog() {
@@ -227,29 +254,37 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @param catalog topics to create
      * @param partitions partitions per catalog topic; 0 for each topic's default
      * @param brokerOverrides extra broker configs (win over the defaults)
+     * @param port the port clients bootstrap from, on 127.0.0.1; 0 for a free one chosen at start
      */
     public record Options(Path dataDirectory, TopicCatalog catalog, int partitions,
-            Map<String, String> brokerOverrides) {
+            Map<String, String> brokerOverrides, int port) {
 
         public Options {
             brokerOverrides = Map.copyOf(brokerOverrides);
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be 0 (any) or 1-65535, got " + port);
+            }
         }
 
-        /** Temporary data, default catalog, each topic's default partitions. */
+        /** Temporary data, default catalog, each topic's default partitions, any free port. */
         public static Options defaults() {
-            return new Options(null, TopicCatalog.defaults(), 0, Map.of());
+            return new Options(null, TopicCatalog.defaults(), 0, Map.of(), 0);
         }
 
         public Options withCatalog(TopicCatalog newCatalog) {
-            return new Options(dataDirectory, newCatalog, partitions, brokerOverrides);
+            return new Options(dataDirectory, newCatalog, partitions, brokerOverrides, port);
         }
 
         public Options withDataDirectory(Path directory) {
-            return new Options(directory, catalog, partitions, brokerOverrides);
+            return new Options(directory, catalog, partitions, brokerOverrides, port);
         }
 
         public Options withPartitions(int newPartitions) {
-            return new Options(dataDirectory, catalog, newPartitions, brokerOverrides);
+            return new Options(dataDirectory, catalog, newPartitions, brokerOverrides, port);
+        }
+
+        public Options withPort(int newPort) {
+            return new Options(dataDirectory, catalog, partitions, brokerOverrides, newPort);
         }
     }
 }

@@ -89,4 +89,44 @@ class EmbeddedKafkaBrokerTest extends KafkaBrokerContract {
             assertThat(records).containsExactly("kept");
         }
     }
+
+    @Test
+    void shouldComeBackOnItsPinnedPortToClientsConnectedBefore(@TempDir Path dir) throws Exception {
+        // Given: a broker on a pinned port and a kept directory, and a producer that wrote through it
+        int port;
+        try (var socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        EmbeddedKafkaBroker.Options options = EmbeddedKafkaBroker.Options.defaults().withDataDirectory(
+                dir.resolve("kafka")).withCatalog(new TopicCatalog("pinned.")).withPartitions(1).withPort(port);
+        String topic = "pinned.nodes";
+        EmbeddedKafkaBroker first = EmbeddedKafkaBroker.start(options);
+        assertThat(first.bootstrapServers()).isEqualTo("127.0.0.1:" + port);
+        try (var producer = new KafkaProducer<String, String>(Map.of("bootstrap.servers", first.bootstrapServers(),
+                "delivery.timeout.ms", 60_000, "request.timeout.ms", 5_000), new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, "k", "before")).get();
+
+            // When: the broker stops and starts again on the same port and directory
+            first.close();
+            try (EmbeddedKafkaBroker second = EmbeddedKafkaBroker.start(options)) {
+                // Then: the producer connected before writes again, and both records are there
+                producer.send(new ProducerRecord<>(topic, "k", "after")).get();
+                assertThat(second.bootstrapServers()).isEqualTo("127.0.0.1:" + port);
+                try (var consumer = new KafkaConsumer<String, String>(
+                        Map.of("bootstrap.servers", second.bootstrapServers()), new StringDeserializer(),
+                        new StringDeserializer())) {
+                    var partition = new TopicPartition(topic, 0);
+                    consumer.assign(List.of(partition));
+                    consumer.seekToBeginning(List.of(partition));
+                    var records = new ArrayList<String>();
+                    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                    while (records.size() < 2 && System.nanoTime() < deadline) {
+                        consumer.poll(Duration.ofMillis(200)).forEach(r -> records.add(r.value()));
+                    }
+                    assertThat(records).containsExactly("before", "after");
+                }
+            }
+        }
+    }
 }

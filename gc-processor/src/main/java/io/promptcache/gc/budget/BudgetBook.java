@@ -159,8 +159,10 @@ public final class BudgetBook {
         roll(now, horizonMs);
         reserveScale = policy.reclaimOnDemand() && horizonMs > 0 ? Math.min(1.0, (double) roundMs / horizonMs) : 1.0;
         List<Eviction> plan = new ArrayList<>();
+        // a node is given up only when the others kept heartbeating: never for a stall of the feed (a broker outage)
+        long judgedAt = policy.liveness().judgedAt(heartbeats.values(), now, Long.MAX_VALUE);
         for (String node : List.copyOf(nodes.keySet())) {
-            if (policy.liveness().of(heartbeats.get(node), now) == NodeLiveness.Verdict.LOST) {
+            if (policy.liveness().of(heartbeats.get(node), judgedAt) == NodeLiveness.Verdict.LOST) {
                 Account lost = nodes.get(node);
                 for (Victim victim : List.copyOf(lost.victims())) {
                     retire(victim.id(), TombstoneReason.TOMBSTONE_REASON_NODE_LOST, plan);

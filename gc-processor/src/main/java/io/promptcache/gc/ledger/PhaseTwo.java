@@ -64,14 +64,19 @@ public final class PhaseTwo {
 
     /** One check: handles the due tombstones, oldest first, at most {@code maxPerCheck}. */
     public void run(long now) {
+        long judgedAt = Long.MIN_VALUE;
         for (KeyValue<Long, ObjectId> due : ledger.dueBy(now, schedule.maxPerCheck())) {
+            if (judgedAt == Long.MIN_VALUE) {
+                // a copy is dropped as lost only when other nodes kept heartbeating, never for a broker outage
+                judgedAt = liveness.judgedAt(nodes.all().values(), now, Long.MAX_VALUE);
+            }
             ObjectId id = due.value;
             LedgerEntry entry = ledger.ledger().get(id);
             if (entry == null || !entry.tombstoned() || entry.dueAtMs() != due.key) {
                 ledger.dropDue(id, due.key); // stale: the object was removed or rescheduled meanwhile
                 continue;
             }
-            int deleted = deleteCopies(id, entry.record(), now);
+            int deleted = deleteCopies(id, entry.record(), judgedAt);
             if (deleted >= 0) {
                 ledger.retractAll(id);
                 ledger.context().forward(new Record<>(null, new LedgerOutput.ObjectRemoval(id), now));

@@ -236,6 +236,21 @@ class BudgetBookTest {
     }
 
     @Test
+    void shouldGiveNoNodeUpWhenEveryHeartbeatStoppedAtOnce() {
+        // Given: no heartbeat from any node for 10 minutes (the broker was down), n2's stopped 2 s before n1's
+        put(object("n1", 100, 0, NOW));
+        put(object("n2", 100, 0, NOW));
+        NodeStatus n1 = node("n1", 10_000).toBuilder().setHeartbeatAtMs(NOW - 600_000).build();
+        NodeStatus n2 = node("n2", 10_000).toBuilder().setHeartbeatAtMs(NOW - 602_000).build();
+
+        // When
+        List<Eviction> plan = book.plan(POLICY, nodes(n1, n2), NOW, HORIZON);
+
+        // Then: the stall of the feed is no reason to retire their objects
+        assertThat(plan).isEmpty();
+    }
+
+    @Test
     void shouldForgetScopesWhoseObjectsAreAllRemoved() {
         // Given
         ObjectId id = put(object("n1", 100, 0, NOW));

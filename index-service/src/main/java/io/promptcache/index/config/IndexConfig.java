@@ -112,6 +112,14 @@ public interface IndexConfig {
         /** A node is live while its last heartbeat is younger than this many heartbeat intervals. */
         @WithDefault("3")
         int livenessIntervals();
+
+        /**
+         * When every node's heartbeat stops at once (the Kafka broker is down or out of reach), nodes are judged as
+         * of the last heartbeat for this long, so lookups keep hitting through a broker outage; past it, a node
+         * whose heartbeat stopped is silent as usual (a cluster whose nodes all died is not served forever).
+         */
+        @WithDefault("60s")
+        Duration feedStallTolerance();
     }
 
     interface Access {

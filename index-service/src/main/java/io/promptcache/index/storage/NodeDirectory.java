@@ -14,28 +14,56 @@ import io.promptcache.schema.proto.NodeStatus;
  * The storage nodes as their heartbeats on {@code nodes} describe them, read by event-schema's {@link NodeLiveness}
  * (the rule gc-processor uses too): a LIVE node (UP or DRAINING, heartbeat younger than
  * {@code promptcache.index.storage.liveness-intervals} intervals) has its objects served; only an UP one takes new
- * objects.
+ * objects. Heartbeats are judged at {@link NodeLiveness#judgedAt}: when they all stop at once, as of the last one,
+ * for at most {@code promptcache.index.storage.feed-stall-tolerance}; a node is then live only if it also answers
+ * {@link NodeProbes a probe}. So lookups keep hitting through a broker outage, and a node that died (the only one
+ * heartbeating, say) still turns silent within its heartbeat window.
  */
 @ApplicationScoped
 public class NodeDirectory {
 
-    private final ReplicaStores stores;
-    private final NodeLiveness liveness;
+    /** How long the moment to judge at is reused (it scans every heartbeat; lookups ask per hit). */
+    private static final long JUDGED_AT_REUSE_MS = 200;
 
-    NodeDirectory(ReplicaStores stores, IndexConfig config) {
+    private final ReplicaStores stores;
+    private final NodeProbes probes;
+    private final NodeLiveness liveness;
+    private final long stallToleranceMs;
+    /** {@code now - judgedAt} as of {@link #offsetAtMs}: how far back heartbeats are judged. */
+    private volatile long offsetMs;
+    private volatile long offsetAtMs;
+
+    NodeDirectory(ReplicaStores stores, NodeProbes probes, IndexConfig config) {
         this.stores = stores;
+        this.probes = probes;
         this.liveness = NodeLiveness.ofIntervals(config.storage().livenessIntervals());
+        this.stallToleranceMs = config.storage().feedStallTolerance().toMillis();
     }
 
     /** The node of that id if it is LIVE now (its objects may be read), else null. */
     public NodeStatus serving(String nodeId) {
         NodeStatus node = stores.node(nodeId);
-        return node != null && liveness.serves(node, System.currentTimeMillis()) ? node : null;
+        return node != null && liveness.serves(node, judgedAt()) && answersWhileStalled(node) ? node : null;
     }
 
     /** Whether a new object may go to {@code node} now (LIVE and UP). */
     public boolean takesWrites(NodeStatus node) {
-        return liveness.takesWrites(node, System.currentTimeMillis());
+        return liveness.takesWrites(node, judgedAt()) && answersWhileStalled(node);
+    }
+
+    /** True unless the heartbeats stalled (judged in the past) and the node does not answer its probe. */
+    private boolean answersWhileStalled(NodeStatus node) {
+        return offsetMs <= 0 || probes.answers(node);
+    }
+
+    /** The moment heartbeats are judged at now ({@link NodeLiveness#judgedAt}), recomputed every 200 ms. */
+    private long judgedAt() {
+        long now = System.currentTimeMillis();
+        if (now - offsetAtMs > JUDGED_AT_REUSE_MS || now < offsetAtMs) {
+            offsetMs = now - liveness.judgedAt(stores.nodes(), now, stallToleranceMs);
+            offsetAtMs = now;
+        }
+        return now - offsetMs;
     }
 
     /** The known node of that id, live or not; null if it never sent a heartbeat. */
@@ -45,10 +73,10 @@ public class NodeDirectory {
 
     /** The nodes that take new objects now. */
     public List<NodeStatus> writable() {
-        long now = System.currentTimeMillis();
+        long now = judgedAt();
         List<NodeStatus> writable = new ArrayList<>();
         for (NodeStatus node : stores.nodes()) {
-            if (liveness.takesWrites(node, now)) {
+            if (liveness.takesWrites(node, now) && answersWhileStalled(node)) {
                 writable.add(node);
             }
         }

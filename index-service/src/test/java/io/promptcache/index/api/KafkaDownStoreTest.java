@@ -27,9 +27,10 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
 /**
- * Kafka goes away during a store (its own broker, stopped after a first store succeeded): the store fails with
- * 503 + Retry-After within the Kafka timeout, nothing is advertised, and the bytes already PUT stay on the node for
- * the GC's orphan sweep.
+ * Kafka goes away (its own broker, stopped after a first store succeeded): the stored prompt still hits once every
+ * heartbeat has stopped (the index tells a stalled feed from dead nodes: the node answers its probe), a store fails
+ * with 503 + Retry-After within the Kafka timeout, nothing is advertised, and the bytes already PUT stay on the node
+ * for the GC's orphan sweep.
  */
 @QuarkusTest
 @TestProfile(KafkaDownStoreTest.OwnBroker.class)
@@ -47,6 +48,9 @@ class KafkaDownStoreTest {
             Api.store(ns, stored, 100, new byte[400]).statusCode(201);
 
             OwnBroker.stop();
+            // past the node's liveness window (3 heartbeats of 500 ms): every heartbeat stopped at once
+            Thread.sleep(3_000);
+            Api.lookup(ns, stored).statusCode(200).body("hit", equalTo(true)).body("node", equalTo(node.nodeId()));
             int[] prompt = Api.tokens(8 * 16, 2);
             long start = System.nanoTime();
             Api.store(ns, prompt, 100, Api.randomBytes(800, 3)).statusCode(503)
@@ -77,7 +81,6 @@ class KafkaDownStoreTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("kafka.bootstrap.servers", OwnBrokers.bootstrap(NAME),
-                    "promptcache.index.storage.liveness-intervals", "100000",
                     "promptcache.index.store.kafka-timeout", "3s",
                     "quarkus.kafka.health.enabled", "false");
         }

@@ -35,15 +35,26 @@ public final class IndexApi {
     public static final class CallFailed extends Exception {
 
         private final String kind;
+        private final String code;
 
         CallFailed(String kind, String message) {
+            this(kind, null, message);
+        }
+
+        CallFailed(String kind, String code, String message) {
             super(message, null, false, false);
             this.kind = kind;
+            this.code = code;
         }
 
         /** {@code <operation>_<status>} or {@code <operation>_io} etc. */
         public String kind() {
             return kind;
+        }
+
+        /** The index's error code ({@code error} of its JSON body, e.g. {@code KafkaUnavailable}), or null. */
+        public String code() {
+            return code;
         }
     }
 
@@ -187,7 +198,8 @@ public final class IndexApi {
             boolean retryAfter = response.statusCode() != 503
                     || response.headers().firstValue("Retry-After").isPresent();
             throw new CallFailed(op + "_" + response.statusCode() + (retryAfter ? "" : "_without_retry_after"),
-                    op + " answered " + response.statusCode() + ": " + body.substring(0, Math.min(300, body.length())));
+                    errorCode(body), op + " answered " + response.statusCode() + ": "
+                            + body.substring(0, Math.min(300, body.length())));
         }
         return response.body();
     }
@@ -203,6 +215,17 @@ public final class IndexApi {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CallFailed(op + "_interrupted", op + " interrupted");
+        }
+    }
+
+    /** The {@code error} field of an index error body, or null when it is not one. */
+    private static String errorCode(String body) {
+        try {
+            JsonNode node = body == null || body.isEmpty() ? null : JSON.readTree(body);
+            String code = node == null ? null : node.path("error").asText(null);
+            return code == null || code.isEmpty() ? null : code;
+        } catch (IOException e) {
+            return null;
         }
     }
 

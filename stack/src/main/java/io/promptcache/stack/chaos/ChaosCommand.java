@@ -28,15 +28,23 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true, description = "Fault suite: a stack of its own under load, "
         + "one fault per round (index replica SIGKILL, storage node SIGSTOP, storage node SIGKILL, gc-processor "
-        + "SIGKILL, bytes flipped on a node's disk), invariants checked after each.")
+        + "SIGKILL, Kafka broker SIGKILL and restart, bytes flipped on a node's disk), invariants checked after each.")
 public final class ChaosCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec command;
 
-    @Option(names = "--rounds", defaultValue = "5", description = "rounds; each injects the next fault in turn "
+    @Option(names = "--rounds", defaultValue = "6", description = "rounds; each injects the next fault in turn "
             + "(default ${DEFAULT-VALUE}: each kind once)")
     int rounds;
+
+    @Option(names = "--faults", split = ",", description = "the faults to inject, in turn (default: all, in this "
+            + "order: ${COMPLETION-CANDIDATES})")
+    List<Fault> faults = List.of(Fault.values());
+
+    @Option(names = "--data-dir", description = "keep the stack's data and logs here (default: a directory deleted "
+            + "at the end)")
+    Path dataDir;
 
     @Option(names = "--round-seconds", defaultValue = "30", description = "length of a round, at least 15 (default "
             + "${DEFAULT-VALUE})")
@@ -59,13 +67,14 @@ public final class ChaosCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = command.commandLine().getOut();
         ChaosRun.Options options = new ChaosRun.Options(rounds, Duration.ofSeconds(roundSeconds), seed,
-                concurrency);
+                concurrency, faults);
         out.println("chaos: starting a stack of 2 storage nodes, 2 index replicas, 2 gc-processors ...");
         out.flush();
         List<Round> result;
-        try (Stack stack = Stack.start(ChaosRun.stackSpec(home != null ? home : UpCommand.defaultHome()))) {
-            out.println("chaos: " + rounds + " rounds of " + roundSeconds + " s, " + concurrency + " engines, seed "
-                    + seed + "; logs in " + stack.info().logsDir() + " (deleted at the end)");
+        try (Stack stack = Stack.start(ChaosRun.stackSpec(home != null ? home : UpCommand.defaultHome(), dataDir))) {
+            out.println("chaos: " + rounds + " rounds of " + roundSeconds + " s (" + faults + " in turn), "
+                    + concurrency + " engines, seed " + seed + "; logs in " + stack.info().logsDir()
+                    + (dataDir == null ? " (deleted at the end)" : ""));
             out.flush();
             result = ChaosRun.run(stack, options, out);
         }

@@ -22,9 +22,14 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.topic.Topics;
 import io.promptcache.stack.bench.IndexApi;
 import io.promptcache.stack.bench.SyntheticWorkload;
 import io.promptcache.stack.status.Metrics;
+import io.promptcache.stack.status.TopicSnapshot;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
 import io.promptcache.stack.up.StackInfo;
@@ -39,12 +44,17 @@ import io.promptcache.stack.up.StackSpec;
  */
 public final class ChaosRun {
 
-    /** How the run goes: rounds, each this long, faults drawn from {@code seed}, engines in parallel. */
-    public record Options(int rounds, Duration round, long seed, int concurrency) {
+    /**
+     * How the run goes: rounds, each this long, injecting {@code faults} in turn (round {@code r} the
+     * {@code r % faults.size()}-th), targets and moments drawn from {@code seed}, engines in parallel.
+     */
+    public record Options(int rounds, Duration round, long seed, int concurrency, List<Fault> faults) {
 
         public Options {
-            if (rounds < 1 || round.toSeconds() < 15 || concurrency < 1) {
-                throw new IllegalArgumentException("a chaos run needs at least 1 round of at least 15 s and 1 engine");
+            faults = List.copyOf(faults);
+            if (rounds < 1 || round.toSeconds() < 15 || concurrency < 1 || faults.isEmpty()) {
+                throw new IllegalArgumentException("a chaos run needs at least 1 round of at least 15 s, 1 engine and"
+                        + " 1 fault");
             }
         }
     }
@@ -83,10 +93,11 @@ public final class ChaosRun {
 
     /**
      * The stack a chaos run needs: 2 nodes (48 MiB, a 2 MiB RAM tier so most reads come from the disk the run
-     * corrupts), 2 replicas, 2 gc-processors, SigV4 and an API key, a 5 s grace window.
+     * corrupts), 2 replicas, 2 gc-processors, SigV4 and an API key, a 5 s grace window; data (and logs) under
+     * {@code dataDir}, or in a directory deleted at the end when it is null.
      */
-    public static StackSpec stackSpec(Path home) {
-        return new StackSpec(home, null, 2, 2, 2, 0, 0, 0, NODE_CAPACITY, null,
+    public static StackSpec stackSpec(Path home, Path dataDir) {
+        return new StackSpec(home, dataDir, 2, 2, 2, 0, 0, 0, NODE_CAPACITY, null,
                 Map.of("promptcache.index.store.tombstone-grace", "5s"),
                 Map.of("promptcache.storage.tier.ram-capacity-bytes", Long.toString(2L << 20)),
                 Map.of("promptcache.gc.grace", "5s"), true, Secrets.random(24));
@@ -111,7 +122,7 @@ public final class ChaosRun {
         try {
             Thread.sleep(10_000);
             for (int i = 0; i < options.rounds(); i++) {
-                Round round = round(i + 1, Fault.values()[i % Fault.values().length]);
+                Round round = round(i + 1, options.faults().get(i % options.faults().size()));
                 rounds.add(round);
                 out.println(ChaosReport.line(round));
                 out.flush();
@@ -125,6 +136,7 @@ public final class ChaosRun {
 
     private Round round(int number, Fault fault) throws InterruptedException {
         Map<String, Long> before = counts.snapshot();
+        long storedMark = engines.storedMark();
         long corruptAtStart = corruptReads();
         long start = System.nanoTime();
         Thread.sleep(1000 + random.nextInt((int) options.round().toMillis() / 3));
@@ -135,6 +147,7 @@ public final class ChaosRun {
             case NODE_PAUSE -> nodeOut(figures, violations, false);
             case NODE_KILL -> nodeOut(figures, violations, true);
             case GC_KILL -> gcKill(figures);
+            case BROKER_RESTART -> brokerRestart(figures, violations);
             case DISK_CORRUPTION -> corrupt(figures, Counts.delta(before, counts.snapshot()));
         };
         long left = options.round().toNanos() - (System.nanoTime() - start);
@@ -158,6 +171,10 @@ public final class ChaosRun {
             case GC_KILL -> {
                 noneGone(delta, rotten, violations);
                 usage(figures, violations);
+            }
+            case BROKER_RESTART -> {
+                noneGone(delta, rotten, violations);
+                storesKept(engines.storedSince(storedMark), figures, violations);
             }
             case DISK_CORRUPTION -> {
                 figures.put("corruptReadsDetected", rotten);
@@ -244,6 +261,93 @@ public final class ChaosRun {
         int g = random.nextInt(stack.gcs().size());
         crashAndRestart(stack.gcs().get(g), figures);
         return g == 0 ? "gc" : "gc-" + (g + 1);
+    }
+
+    /**
+     * SIGKILL of the broker, 5 s down, restarted on its log and port; how long it was out, what the engines got
+     * meanwhile, and how long until a store was answered 201 again are figures. Lookups must keep hitting meanwhile
+     * (the index holds the PrefixMap; the nodes' heartbeats all stopped at once, which is no reason to call them
+     * silent).
+     */
+    private String brokerRestart(Map<String, Object> figures, List<String> violations) throws InterruptedException {
+        Map<String, Long> before = counts.snapshot();
+        long t0 = System.nanoTime();
+        stack.restartBroker(Duration.ofSeconds(5));
+        figures.put("brokerOutMs", millisSince(t0));
+        Map<String, Long> outage = Counts.delta(before, counts.snapshot());
+        figures.put("whileOut", "lookups hit " + outage.getOrDefault("lookup.hit", 0L) + " / miss "
+                + outage.getOrDefault("lookup.miss", 0L) + ", stores 201 " + outage.getOrDefault("store.201", 0L)
+                + " / 503 " + outage.getOrDefault("store.503", 0L));
+        long lookups = outage.getOrDefault("lookup.hit", 0L) + outage.getOrDefault("lookup.miss", 0L);
+        if (lookups >= 20 && outage.getOrDefault("lookup.hit", 0L) == 0) {
+            violations.add("no lookup hit while the broker was out (" + lookups + " lookups): the index must serve "
+                    + "what it holds without Kafka");
+        }
+        long t1 = System.nanoTime();
+        long stored = counts.get("store.201");
+        while (counts.get("store.201") == stored && millisSince(t1) < AGREEMENT_WITHIN.toMillis()) {
+            Thread.sleep(100);
+        }
+        figures.put("storedAgainAfterMs", counts.get("store.201") > stored ? millisSince(t1) : -1);
+        return "kafka";
+    }
+
+    /**
+     * Every store answered 201 or 200 in the round is in the {@code objects} topic (0 lost ADVERTISE: they are
+     * published in one transaction) and, unless the GC has tombstoned it since, loads at every replica.
+     */
+    private void storesKept(List<Engines.Stored> stored, Map<String, Object> figures, List<String> violations) {
+        List<String> ids = stored.stream().map(Engines.Stored::objectId).distinct().toList();
+        Map<ObjectId, ObjectRecord> ledger = TopicSnapshot.latest(stack.info().bootstrap(), Topics.OBJECTS);
+        List<String> live = new ArrayList<>();
+        int lost = 0;
+        for (String id : ids) {
+            ObjectId key = ObjectId.parse(id);
+            if (!ledger.containsKey(key)) {
+                lost++;
+            } else if (isLive(ledger.get(key))) {
+                live.add(id);
+            }
+        }
+        figures.put("storedInRound", ids.size());
+        figures.put("lostAdvertise", lost);
+        if (lost > 0) {
+            violations.add(lost + " of " + ids.size() + " objects answered 201/200 are not in the objects topic");
+        }
+        List<String> unseen = new ArrayList<>();
+        for (String replica : stack.info().index()) {
+            List<String> pending = new ArrayList<>(live);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!pending.isEmpty() && System.nanoTime() < deadline) {
+                pending.removeIf(id -> loads(replica, id));
+                if (!pending.isEmpty()) {
+                    sleep(500);
+                }
+            }
+            pending.forEach(id -> unseen.add(replica + " " + id));
+        }
+        // the GC may have tombstoned one since the topic was read: only one still LIVE now is a lost one
+        Map<ObjectId, ObjectRecord> now = unseen.isEmpty()
+                ? ledger
+                : TopicSnapshot.latest(stack.info().bootstrap(), Topics.OBJECTS);
+        long invisible = unseen.stream().filter(u -> isLive(now.get(ObjectId.parse(u.substring(u.indexOf(' ') + 1)))))
+                .count();
+        figures.put("liveLoadedAtEveryReplica", (live.size() - unseen.size()) + "/" + live.size());
+        if (invisible > 0) {
+            violations.add(invisible + " objects LIVE in the objects topic do not load at a replica: " + unseen);
+        }
+    }
+
+    private static boolean isLive(ObjectRecord record) {
+        return record != null && record.getState() == ObjectState.OBJECT_STATE_LIVE;
+    }
+
+    private boolean loads(String replica, String objectId) {
+        try {
+            return api.load(replica, objectId).length > 0;
+        } catch (IndexApi.CallFailed e) {
+            return false;
+        }
     }
 
     /** SIGKILL, 3 s down, relaunched on the same state dir; how long it took to be ready is a figure. */
@@ -372,13 +476,7 @@ public final class ChaosRun {
         long deadline = System.nanoTime() + within.toNanos();
         List<Engines.Stored> pending = new ArrayList<>(objects);
         while (!pending.isEmpty() && System.nanoTime() < deadline) {
-            pending.removeIf(s -> {
-                try {
-                    return api.load(stack.info().index().get(0), s.objectId()).length > 0;
-                } catch (IndexApi.CallFailed e) {
-                    return false;
-                }
-            });
+            pending.removeIf(s -> loads(stack.info().index().get(0), s.objectId()));
             if (!pending.isEmpty()) {
                 sleep(500);
             }

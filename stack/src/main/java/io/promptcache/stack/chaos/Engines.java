@@ -31,6 +31,8 @@ final class Engines {
     private final KvPayload payload;
     private final Counts counts;
     private final Deque<Stored> recent = new ArrayDeque<>();
+    /** How many stores were answered 201 or 200 so far (a mark for {@link #storedSince}). */
+    private long storedCount;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
     /** A node the run has stopped or killed, or null: a failed GET there is expected until the index sees it. */
@@ -92,7 +94,18 @@ final class Engines {
         return out;
     }
 
+    /** A mark: the stores answered from now on are {@link #storedSince} it. */
+    synchronized long storedMark() {
+        return storedCount;
+    }
+
+    /** The prompts stored since {@code mark}, newest first (at most the last {@value #RECENT}). */
+    synchronized List<Stored> storedSince(long mark) {
+        return List.copyOf(new ArrayList<>(recent).subList(0, (int) Math.min(recent.size(), storedCount - mark)));
+    }
+
     private synchronized void remember(Stored stored) {
+        storedCount++;
         recent.addFirst(stored);
         if (recent.size() > RECENT) {
             recent.removeLast();
@@ -126,6 +139,7 @@ final class Engines {
                     continue;
                 }
                 counts.add("failed." + e.kind() + ".r" + (r + 1));
+                countCode(e);
                 return;
             }
         }
@@ -156,7 +170,15 @@ final class Engines {
                         ? "violation." + e.kind()
                         : e.kind();
                 counts.add(kind.replace('_', '.'));
+                countCode(e);
             }
+        }
+    }
+
+    /** The index's error code of a failed call, under {@code code.<code>}: why the 503s were 503s. */
+    private void countCode(IndexApi.CallFailed e) {
+        if (e.code() != null) {
+            counts.add("code." + e.code());
         }
     }
 
@@ -179,6 +201,7 @@ final class Engines {
                     counts.add("invalidate.ok");
                 } catch (IndexApi.CallFailed invalidate) {
                     counts.add(invalidate.kind().replace('_', '.'));
+                    countCode(invalidate);
                 }
             } else if (lookup.node().equals(downNode)) {
                 counts.add("get.failed.node_down");

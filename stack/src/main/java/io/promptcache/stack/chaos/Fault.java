@@ -10,6 +10,8 @@ public enum Fault {
     NODE_KILL,
     /** SIGKILL of a gc-processor mid-round, restarted on its state dir. */
     GC_KILL,
+    /** SIGKILL of the Kafka broker under store load, restarted on its log and port after a few seconds. */
+    BROKER_RESTART,
     /** One byte flipped in the middle of every body file of a storage node, on disk, behind its back. */
     DISK_CORRUPTION
 }

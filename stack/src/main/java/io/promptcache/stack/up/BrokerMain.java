@@ -10,8 +10,10 @@ import io.promptcache.devservices.EmbeddedKafkaBroker;
 
 /**
  * The stack's Kafka broker as its own JVM: the in-JVM KRaft broker of devservices with its data under the given
- * directory (kept), serving until SIGTERM. Writes its bootstrap address to {@code <dir>/bootstrap} once it serves
- * and the catalog's topics exist. Its own process, so the launcher stops it last, after the services that use it.
+ * directory (kept), serving on the given port (or any free one) until SIGTERM. Writes its bootstrap address to
+ * {@code <dir>/bootstrap} once it serves and the catalog's topics exist. Its own process, so the launcher stops it
+ * last, after the services that use it; started again on the same directory and port, it is the same broker to the
+ * services (a broker restart).
  */
 public final class BrokerMain {
 
@@ -22,13 +24,14 @@ public final class BrokerMain {
     }
 
     public static void main(String[] args) throws IOException, InterruptedException {
-        if (args.length != 1) {
-            System.err.println("usage: BrokerMain <data dir>");
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: BrokerMain <data dir> [port]");
             System.exit(2);
         }
         Path dir = Path.of(args[0]);
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker
-                .start(EmbeddedKafkaBroker.Options.defaults().withDataDirectory(dir.resolve("data")));
+        int port = args.length == 2 ? Integer.parseInt(args[1]) : 0;
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
+                .withDataDirectory(dir.resolve("data")).withPort(port));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             broker.close();

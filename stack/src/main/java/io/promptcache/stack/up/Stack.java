@@ -44,6 +44,8 @@ public final class Stack implements AutoCloseable {
     private final Map.Entry<String, String> storageKey;
     private final Thread hook = new Thread(this::stop, "promptcache-stack-stop");
     private ServiceProcess broker;
+    /** The port the stack's own broker serves on, the same across its restarts; 0 without one. */
+    private int brokerPort;
     private StackInfo info;
     private boolean stopped;
 
@@ -109,6 +111,27 @@ public final class Stack implements AutoCloseable {
     }
 
     private String startBroker() {
+        brokerPort = ServiceProcess.freePort();
+        return launchBroker();
+    }
+
+    /**
+     * Kills the stack's own broker (SIGKILL, as a crash would) and starts it again on its data and port; returns once
+     * it serves. The services reconnect by themselves: it is the same broker at the same address.
+     *
+     * @throws IllegalStateException if the stack uses an external broker
+     */
+    public void restartBroker(Duration down) throws InterruptedException {
+        if (broker == null) {
+            throw new IllegalStateException("the stack uses an external Kafka broker: it cannot restart it");
+        }
+        broker.kill();
+        Thread.sleep(down.toMillis());
+        launchBroker();
+    }
+
+    /** Starts the broker process on {@link #brokerPort} and waits until it serves; its bootstrap address. */
+    private String launchBroker() {
         Path dir = dataDir.resolve("kafka");
         Path bootstrapFile = dir.resolve(BrokerMain.BOOTSTRAP_FILE);
         try {
@@ -117,8 +140,8 @@ public final class Stack implements AutoCloseable {
             Files.deleteIfExists(bootstrapFile);
             List<String> command = new ArrayList<>(ServiceProcess.sessionPrefix(true));
             command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m", EARLY_JIT,
-                    "-cp",
-                    System.getProperty("java.class.path"), BrokerMain.class.getName(), dir.toString()));
+                    "-cp", System.getProperty("java.class.path"), BrokerMain.class.getName(), dir.toString(),
+                    Integer.toString(brokerPort)));
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile("kafka").toFile())).start();
             broker = ServiceProcess.adopt(process, logFile("kafka"));

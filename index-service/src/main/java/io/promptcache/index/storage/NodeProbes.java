@@ -1,0 +1,78 @@
+package io.promptcache.index.storage;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.promptcache.schema.proto.NodeStatus;
+
+/**
+ * Asks storage nodes directly whether they are up ({@code GET <endpoint>/q/health/live}), for when their heartbeats
+ * cannot tell: every heartbeat stopped at once, which a broker outage and the death of every node look alike in.
+ * Never on a request's path: {@link #answers} returns the last answer and starts a new probe in the background when
+ * that one is older than a second.
+ */
+@ApplicationScoped
+public class NodeProbes {
+
+    private static final Logger LOG = Logger.getLogger(NodeProbes.class);
+    private static final Duration TIMEOUT = Duration.ofSeconds(1);
+    private static final long FRESH_MS = 1_000;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final Map<String, Probe> probes = new ConcurrentHashMap<>();
+
+    /**
+     * Whether the node answered its last probe (true until a first probe has answered: the heartbeats' verdict
+     * stands meanwhile); probes it again when that answer is older than a second.
+     */
+    public boolean answers(NodeStatus node) {
+        Probe probe = probes.computeIfAbsent(node.getNodeId(), id -> new Probe());
+        if (System.currentTimeMillis() - probe.atMs > FRESH_MS && probe.inFlight.compareAndSet(false, true)) {
+            send(node, probe);
+        }
+        return probe.answered;
+    }
+
+    private void send(NodeStatus node, Probe probe) {
+        HttpRequest request;
+        try {
+            request = HttpRequest.newBuilder(URI.create(node.getEndpoint() + "/q/health/live")).timeout(TIMEOUT)
+                    .GET().build();
+        } catch (IllegalArgumentException e) {
+            probe.done(false);
+            return;
+        }
+        http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+            boolean up = failure == null && response.statusCode() == 200;
+            if (up != probe.answered) {
+                LOG.infof("Storage node %s %s its probe (its heartbeats stopped with every other node's)",
+                        node.getNodeId(), up ? "answers" : "does not answer");
+            }
+            probe.done(up);
+        });
+    }
+
+    /** The last probe of one node. */
+    private static final class Probe {
+
+        private final AtomicBoolean inFlight = new AtomicBoolean();
+        private volatile long atMs = Long.MIN_VALUE / 2;
+        private volatile boolean answered = true;
+
+        void done(boolean up) {
+            answered = up;
+            atMs = System.currentTimeMillis();
+            inFlight.set(false);
+        }
+    }
+}
