@@ -32,7 +32,7 @@ class ChaosIT {
         // When
         try (Stack stack = Stack.start(ChaosRun.stackSpec(home, null))) {
             rounds = ChaosRun.run(stack, new ChaosRun.Options(Fault.values().length, Duration.ofSeconds(20), 20261126,
-                    4, List.of(Fault.values())), new PrintWriter(log, true));
+                    4, List.of(Fault.values()), ChaosRun.DEFAULT_RATE), new PrintWriter(log, true));
         }
         // Then: every fault ran under load, and no invariant broke in any round or in the final checks
         assertThat(rounds.stream().map(Round::fault).filter(f -> f != null)).as(log.toString())

@@ -13,8 +13,12 @@ import io.promptcache.schema.proto.ObjectRecord;
  * Decides whether a store continues the object its prefix partially hit: only when that object is LIVE, holds the
  * shared blocks with the same byte layout, and its node is live (a continuation must live with its parent: extents
  * are node-local). Otherwise the store is a whole object, placed anywhere. Room is the node's to make: it deletes
- * objects the GC already evicted early, and a node that still cannot take the bytes answers 507 (the store then
- * answers 503 with Retry-After, nothing advertised).
+ * objects the GC already evicted or nominated, early. But when the parent's node has no room for the new bytes by
+ * its last heartbeat (no candidates left: the GC is away, restarting or handing its work over) and another node has
+ * room for the whole object, the store is a whole object there: a full node must not refuse a conversation's every
+ * next turn while the cluster has room (with {@code fromBlock} the engine is answered 409 and sends it whole). A
+ * node that still cannot take the bytes answers 507 (the store then answers 503 with Retry-After, nothing
+ * advertised).
  */
 @ApplicationScoped
 public class Continuations {
@@ -46,9 +50,17 @@ public class Continuations {
         NodeStatus node = nodes.known(parent.getNodes(0));
         if (node == null || !nodes.takesWrites(node)
                 || node.getCapacityBytes() < plan.totalBytes() - shared) {
-            // room by the last heartbeat is not required: the node makes room (reclaimable objects) or refuses
+            return null;
+        }
+        if (Placement.free(node) < plan.totalBytes() - shared && roomElsewhere(node, plan.totalBytes())) {
             return null;
         }
         return new Continuation(ObjectId.parse(match.entry().getObjectId()), parent, node, blocks, shared);
+    }
+
+    /** Whether a node other than {@code full} takes writes and has room for {@code bytes} by its last heartbeat. */
+    private boolean roomElsewhere(NodeStatus full, long bytes) {
+        return nodes.writable().stream().anyMatch(n -> !n.getNodeId().equals(full.getNodeId())
+                && Placement.free(n) >= bytes);
     }
 }

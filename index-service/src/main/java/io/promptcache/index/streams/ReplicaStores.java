@@ -143,8 +143,10 @@ public class ReplicaStores implements PrefixIndex {
         return all;
     }
 
-    /** The registered namespace, or null. */
+    /** The registered namespace, or null; {@link InvalidStateStoreException} (503 Restoring) until {@link #ready()}. */
     public NamespaceRecord namespace(NamespaceId id) {
+        // a global store is queryable while Kafka Streams is REBALANCING, restoring: "unknown" would be a lie then
+        requireReady();
         try {
             return namespaceStore().get(id);
         } catch (SerializationException e) {

@@ -37,8 +37,8 @@ import static org.hamcrest.Matchers.nullValue;
 class ContinuationStoreTest {
 
     /** Above the node's 16 KiB inline threshold from 5 blocks on: inline bodies are copied, not shared. */
-    private static final int BLOCK_BYTES = 4096;
-    private static final int BLOCK_TOKENS = 16;
+    static final int BLOCK_BYTES = 4096;
+    static final int BLOCK_TOKENS = 16;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static StorageNodeProcess node;
 
@@ -143,14 +143,14 @@ class ContinuationStoreTest {
         Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
     }
 
-    private static String head(int[] tokens, int fromBlock, String continues) {
+    static String head(int[] tokens, int fromBlock, String continues) {
         String base = Api.head(tokens, BLOCK_BYTES, 0);
         return base.substring(0, base.length() - 1) + ",\"fromBlock\":" + fromBlock
                 + (continues == null ? "" : ",\"continues\":\"" + continues + "\"") + "}";
     }
 
     /** {@code prompt} followed by new tokens, {@code length} in all. */
-    private static int[] extend(int[] prompt, int length, long seed) {
+    static int[] extend(int[] prompt, int length, long seed) {
         int[] longer = Arrays.copyOf(prompt, length);
         int[] fresh = Api.tokens(length, seed);
         System.arraycopy(fresh, prompt.length, longer, prompt.length, length - prompt.length);

@@ -30,6 +30,8 @@ public final class IndexApi {
     static final String STORE_FRAMED = "application/vnd.promptcache.store";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+    /** What a storage node's NoSuchKey says of an eviction candidate it deleted for room lately. */
+    private static final String RECLAIMED = "deleted for room";
 
     /** A non-2xx answer or a failed exchange, named by operation and status (or exception) for the error report. */
     public static final class CallFailed extends Exception {
@@ -129,7 +131,11 @@ public final class IndexApi {
         HttpResponse<byte[]> response = exchange("get", HttpRequest.newBuilder(URI.create(hit.location()))
                 .timeout(getTimeout).header("Range", hit.range()).GET(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 206 && response.statusCode() != 200) {
-            throw new CallFailed("get_" + response.statusCode(), "range GET answered " + response.statusCode());
+            String error = new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);
+            // the node says so of an eviction candidate it deleted for room (storage-node README, "Room on demand")
+            throw new CallFailed("get_" + response.statusCode(), error.contains(RECLAIMED) ? "reclaimed" : null,
+                    "range GET answered " + response.statusCode() + ": " + error.substring(0, Math.min(300,
+                            error.length())));
         }
         return response.body();
     }

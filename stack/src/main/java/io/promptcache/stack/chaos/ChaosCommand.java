@@ -57,6 +57,11 @@ public final class ChaosCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE})")
     int concurrency;
 
+    @Option(names = "--rate", defaultValue = "" + ChaosRun.DEFAULT_RATE, description = "requests/s over all engines,"
+            + " 0 for as fast as they go (default ${DEFAULT-VALUE}: what this 2-core machine serves with the GC "
+            + "keeping up)")
+    double rate;
+
     @Option(names = "--out", defaultValue = "chaos-report", description = "directory for report.json")
     Path outDir;
 
@@ -67,13 +72,14 @@ public final class ChaosCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = command.commandLine().getOut();
         ChaosRun.Options options = new ChaosRun.Options(rounds, Duration.ofSeconds(roundSeconds), seed,
-                concurrency, faults);
+                concurrency, faults, rate);
         out.println("chaos: starting a stack of 2 storage nodes, 2 index replicas, 2 gc-processors ...");
         out.flush();
         List<Round> result;
         try (Stack stack = Stack.start(ChaosRun.stackSpec(home != null ? home : UpCommand.defaultHome(), dataDir))) {
             out.println("chaos: " + rounds + " rounds of " + roundSeconds + " s (" + faults + " in turn), "
-                    + concurrency + " engines, seed " + seed + "; logs in " + stack.info().logsDir()
+                    + concurrency + " engines at " + (rate > 0 ? rate + " requests/s" : "full speed") + ", seed " + seed
+                    + "; logs in " + stack.info().logsDir()
                     + (dataDir == null ? " (deleted at the end)" : ""));
             out.flush();
             result = ChaosRun.run(stack, options, out);

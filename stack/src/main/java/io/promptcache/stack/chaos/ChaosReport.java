@@ -60,6 +60,7 @@ final class ChaosReport {
                 .mapToLong(Map.Entry::getValue).sum());
         totals.put("getsFailedOnADownNode", all.getOrDefault("get.failed.node_down", 0L));
         totals.put("hitsGoneAtGet", all.getOrDefault("get.gone", 0L));
+        totals.put("hitsGoneAtGetReclaimedForRoom", all.getOrDefault("get.gone.reclaimed", 0L));
         totals.put("finalChecks", last.figures());
         totals.put("brokenInvariants", rounds.stream().mapToLong(r -> r.violations().size()).sum());
         return totals;

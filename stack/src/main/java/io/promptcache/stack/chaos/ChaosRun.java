@@ -48,19 +48,28 @@ public final class ChaosRun {
      * How the run goes: rounds, each this long, injecting {@code faults} in turn (round {@code r} the
      * {@code r % faults.size()}-th), targets and moments drawn from {@code seed}, engines in parallel.
      */
-    public record Options(int rounds, Duration round, long seed, int concurrency, List<Fault> faults) {
+    public record Options(int rounds, Duration round, long seed, int concurrency, List<Fault> faults, double rate) {
 
         public Options {
             faults = List.copyOf(faults);
-            if (rounds < 1 || round.toSeconds() < 15 || concurrency < 1 || faults.isEmpty()) {
+            if (rounds < 1 || round.toSeconds() < 15 || concurrency < 1 || faults.isEmpty() || rate < 0) {
                 throw new IllegalArgumentException("a chaos run needs at least 1 round of at least 15 s, 1 engine and"
-                        + " 1 fault");
+                        + " 1 fault, and a rate >= 0");
             }
         }
     }
 
-    /** Each node's capacity: the workload overflows it within a minute, so the GC evicts throughout. */
-    static final long NODE_CAPACITY = 48L << 20;
+    /**
+     * The default pace of the engines, requests/s over all of them: what this 2-core machine serves with the GC
+     * keeping up (closed loop, the GC fell ever further behind: docs/benchmarks.md, "Fault suite").
+     */
+    public static final double DEFAULT_RATE = 5;
+
+    /**
+     * Each node's capacity: the workload fills both nodes within about two minutes of a start (the first rounds), so
+     * the GC evicts through every round after.
+     */
+    static final long NODE_CAPACITY = 16L << 20;
     /** Nodes heartbeat every second (the stack's setting); the index calls a node silent after 3 intervals. */
     private static final Duration SILENT_AFTER = Duration.ofSeconds(6);
     private static final Duration READY = Duration.ofSeconds(180);
@@ -70,6 +79,10 @@ public final class ChaosRun {
      * written while it restored, on a machine the other services keep busy (how long it took is a figure).
      */
     private static final Duration AGREEMENT_WITHIN = Duration.ofSeconds(60);
+    /** How long the gc-processors may take to catch up once the engines stopped. */
+    private static final Duration GC_CATCH_UP = Duration.ofSeconds(90);
+    /** How long past its grace window a tombstoned object may wait for its delete (phase two checks every second). */
+    private static final Duration OVERDUE = Duration.ofSeconds(20);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Stack stack;
@@ -80,6 +93,7 @@ public final class ChaosRun {
     private final IndexApi api;
     private final String[] namespaces;
     private Engines engines;
+    private GcLag gcLag;
 
     private ChaosRun(Stack stack, Options options, PrintWriter out) {
         this.stack = stack;
@@ -92,7 +106,7 @@ public final class ChaosRun {
     }
 
     /**
-     * The stack a chaos run needs: 2 nodes (48 MiB, a 2 MiB RAM tier so most reads come from the disk the run
+     * The stack a chaos run needs: 2 nodes (16 MiB, a 2 MiB RAM tier so most reads come from the disk the run
      * corrupts), 2 replicas, 2 gc-processors, SigV4 and an API key, a 5 s grace window; data (and logs) under
      * {@code dataDir}, or in a directory deleted at the end when it is null.
      */
@@ -110,13 +124,16 @@ public final class ChaosRun {
     }
 
     private List<Round> run() throws InterruptedException, IndexApi.CallFailed {
-        SyntheticWorkload workload = new SyntheticWorkload(new SyntheticWorkload.Params(4, 1024, 256, 6, 32, 16, 64,
-                0, options.seed()));
+        // 64-token blocks (prompts of 20-40): every store advertises each block's prefix, and with 16-token blocks
+        // the GC of this 2-core machine fell ever further behind the engines (docs/benchmarks.md)
+        SyntheticWorkload workload = new SyntheticWorkload(new SyntheticWorkload.Params(4, 1024, 256, 6, 32, 64, 64,
+                options.rate(), options.seed()));
         List<String> replicas = stack.info().index();
         for (int r = 0; r < replicas.size(); r++) {
             namespaces[r] = api.namespace(replicas.get(r), "chaos-model", workload.blockSize());
         }
         engines = new Engines(replicas, namespaces, workload, api, counts);
+        gcLag = new GcLag(stack.info().bootstrap());
         engines.start(options.concurrency());
         List<Round> rounds = new ArrayList<>();
         try {
@@ -130,7 +147,9 @@ public final class ChaosRun {
         } finally {
             engines.stop();
         }
-        rounds.add(finalChecks(rounds.size() + 1));
+        try (GcLag lag = gcLag) {
+            rounds.add(finalChecks(rounds.size() + 1));
+        }
         return rounds;
     }
 
@@ -187,10 +206,22 @@ public final class ChaosRun {
             default -> {
             }
         }
+        if (fault != Fault.NODE_PAUSE && fault != Fault.NODE_KILL) {
+            long refused = delta.getOrDefault("code.StorageNodeFailed", 0L) + delta.getOrDefault("code.NoStorageNode",
+                    0L);
+            if (refused > 0) {
+                violations.add(refused + " stores refused by or for want of a storage node while every node was up "
+                        + "(StorageNodeFailed / NoStorageNode; a node refuses a write it has no room for: 507)");
+            }
+        }
+        figures.put("gcLagRecords", gcLag.records());
         delta.forEach((name, n) -> {
             if (name.startsWith("violation.")) {
                 violations.add(n + " x " + name.substring("violation.".length()));
             } else if (name.startsWith("failed.lookup_5") && !name.startsWith("failed.lookup_503")) {
+                violations.add(n + " lookups answered " + name.substring("failed.lookup_".length()));
+            } else if (name.startsWith("failed.lookup_4")) {
+                // the engines' namespace and key never change: a 4xx says a replica lost track of them
                 violations.add(n + " lookups answered " + name.substring("failed.lookup_".length()));
             }
         });
@@ -298,21 +329,27 @@ public final class ChaosRun {
      */
     private void storesKept(List<Engines.Stored> stored, Map<String, Object> figures, List<String> violations) {
         List<String> ids = stored.stream().map(Engines.Stored::objectId).distinct().toList();
-        Map<ObjectId, ObjectRecord> ledger = TopicSnapshot.latest(stack.info().bootstrap(), Topics.OBJECTS);
-        List<String> live = new ArrayList<>();
-        int lost = 0;
-        for (String id : ids) {
-            ObjectId key = ObjectId.parse(id);
-            if (!ledger.containsKey(key)) {
-                lost++;
-            } else if (isLive(ledger.get(key))) {
-                live.add(id);
+        // read_committed readers (the replicas, and this check) see nothing of a partition past a transaction left
+        // open by the outage until the broker aborts it (transaction timeout, 10 s): polled for up to 30 s
+        long t0 = System.nanoTime();
+        Map<ObjectId, ObjectRecord> ledger;
+        List<String> lost;
+        do {
+            ledger = TopicSnapshot.latest(stack.info().bootstrap(), Topics.OBJECTS);
+            Map<ObjectId, ObjectRecord> read = ledger;
+            lost = ids.stream().filter(id -> !read.containsKey(ObjectId.parse(id))).toList();
+            if (!lost.isEmpty()) {
+                sleep(1000);
             }
-        }
+        } while (!lost.isEmpty() && System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos());
+        Map<ObjectId, ObjectRecord> read = ledger;
+        List<String> live = ids.stream().filter(id -> isLive(read.get(ObjectId.parse(id)))).toList();
         figures.put("storedInRound", ids.size());
-        figures.put("lostAdvertise", lost);
-        if (lost > 0) {
-            violations.add(lost + " of " + ids.size() + " objects answered 201/200 are not in the objects topic");
+        figures.put("lostAdvertise", lost.size());
+        figures.put("allInTopicAfterMs", lost.isEmpty() ? millisSince(t0) : -1);
+        if (!lost.isEmpty()) {
+            violations.add(lost.size() + " of " + ids.size() + " objects answered 201/200 are not in the objects "
+                    + "topic 30 s after the round: " + lost.subList(0, Math.min(5, lost.size())));
         }
         List<String> unseen = new ArrayList<>();
         for (String replica : stack.info().index()) {
@@ -423,17 +460,90 @@ public final class ChaosRun {
             violations.add(differ + " of the last " + AGREEMENT_SAMPLE + " stored prompts answered differently by "
                     + "the replicas");
         }
+        gcCaughtUp(figures, violations);
+        tombstonesCarriedOut(figures, violations);
+        // a prompt whose object the GC evicted or an engine invalidated (a rotten read) may miss; one whose object is
+        // LIVE in the objects topic must hit
+        Map<ObjectId, ObjectRecord> ledger = TopicSnapshot.latest(stack.info().bootstrap(), Topics.OBJECTS);
         long missing = 0;
+        long retired = 0;
         for (Engines.Stored s : engines.recent(AGREEMENT_SAMPLE, null)) {
             if (!answers(s).get(0).hit()) {
-                missing++;
+                if (isLive(ledger.get(ObjectId.parse(s.objectId())))) {
+                    missing++;
+                } else {
+                    retired++;
+                }
             }
         }
         figures.put("storedPromptsMissing", missing + "/" + AGREEMENT_SAMPLE);
+        figures.put("storedPromptsRetired", retired + "/" + AGREEMENT_SAMPLE);
         if (missing > 0) {
-            violations.add(missing + " of the last " + AGREEMENT_SAMPLE + " stored prompts miss");
+            violations.add(missing + " of the last " + AGREEMENT_SAMPLE + " stored prompts miss though their object"
+                    + " is LIVE in the objects topic");
         }
         return new Round(number, null, "all", figures, counts.snapshot(), violations);
+    }
+
+    /**
+     * Once the engines stopped, the gc-processors catch up with everything written (within {@link #GC_CATCH_UP}):
+     * a GC that stays behind would leave budgets unenforced. How long it took is a figure.
+     */
+    private void gcCaughtUp(Map<String, Object> figures, List<String> violations) {
+        long t0 = System.nanoTime();
+        long behind = gcLag.records();
+        figures.put("gcLagWhenEnginesStopped", behind);
+        while (!caughtUp(behind) && System.nanoTime() - t0 < GC_CATCH_UP.toNanos()) {
+            sleep(1000);
+            behind = gcLag.records();
+        }
+        figures.put("gcCaughtUpAfterMs", caughtUp(behind) ? millisSince(t0) : -1);
+        if (!caughtUp(behind)) {
+            violations.add("the GC is still " + behind + " records behind " + GC_CATCH_UP.toSeconds()
+                    + " s after the engines stopped");
+        }
+    }
+
+    /** Caught up: a few records behind at most (transaction markers count as offsets until they are read past). */
+    private static boolean caughtUp(long behind) {
+        return behind >= 0 && behind < 100;
+    }
+
+    /**
+     * Every tombstone of the run carried out: once the engines stopped, no object record may stay TOMBSTONED longer
+     * than {@link #OVERDUE} past the end of its grace window (the GC deletes it on its node, then nulls the record;
+     * polled for up to a minute while it catches up). The nodes' DELETE counts are figures: of a key that was there,
+     * and of one that was not (a no-op: a repeat after a GC crash, or an object the node removed itself for room or
+     * rot); counts restart with a node.
+     */
+    private void tombstonesCarriedOut(Map<String, Object> figures, List<String> violations) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        List<ObjectId> overdue;
+        do {
+            Map<ObjectId, ObjectRecord> ledger = TopicSnapshot.latest(stack.info().bootstrap(), Topics.OBJECTS);
+            long now = System.currentTimeMillis();
+            overdue = ledger.entrySet().stream().filter(e -> e.getValue() != null
+                    && e.getValue().getState() == ObjectState.OBJECT_STATE_TOMBSTONED
+                    && e.getValue().getTombstone().getDeleteAfterMs() < now - OVERDUE.toMillis()).map(Map.Entry::getKey)
+                    .toList();
+            figures.put("objectRecords", ledger.values().stream().filter(Objects::nonNull).count());
+            if (!overdue.isEmpty()) {
+                sleep(2000);
+            }
+        } while (!overdue.isEmpty() && System.nanoTime() < deadline);
+        figures.put("tombstonesOverdue", overdue.size());
+        if (!overdue.isEmpty()) {
+            violations.add(overdue.size() + " tombstoned objects not deleted " + OVERDUE.toSeconds() + " s after "
+                    + "their grace window: " + overdue.subList(0, Math.min(5, overdue.size())));
+        }
+        double found = 0;
+        double absent = 0;
+        for (ServiceProcess node : stack.nodes()) {
+            Metrics m = metrics(node);
+            found += m.sum("promptcache_storage_deletes_total", Map.of("found", "true"));
+            absent += m.sum("promptcache_storage_deletes_total", Map.of("found", "false"));
+        }
+        figures.put("nodeDeletes", (long) found + " removed / " + (long) absent + " of absent keys");
     }
 
     /** How many of the last stored prompts the replicas still answer differently after {@code within}. */

@@ -40,6 +40,8 @@ final class Engines {
     /** A node the index must have seen go silent by now, or null: a lookup or store naming it is a violation. */
     private volatile String silentNode;
     private long turn;
+    /** When the engines started: an open-loop workload's times count from it. */
+    private volatile long started;
 
     Engines(List<String> replicas, String[] namespaces, Workload workload, IndexApi api, Counts counts) {
         this.replicas = List.copyOf(replicas);
@@ -52,6 +54,7 @@ final class Engines {
 
     void start(int concurrency) {
         running = true;
+        started = System.currentTimeMillis();
         for (int i = 0; i < concurrency; i++) {
             Thread thread = new Thread(this::work, "chaos-engine-" + i);
             thread.setDaemon(true);
@@ -121,6 +124,14 @@ final class Engines {
             BenchRequest request = workload.next();
             if (request == null) {
                 return;
+            }
+            long wait = request.dueMs() < 0 ? 0 : started + request.dueMs() - System.currentTimeMillis();
+            if (wait > 0) {
+                try {
+                    Thread.sleep(wait); // open loop: each request at its time (one late is sent at once)
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
             serve(request, nextReplica());
         }
@@ -195,7 +206,8 @@ final class Engines {
             return lookup.blocks();
         } catch (IndexApi.CallFailed e) {
             if (e.kind().equals("get_404")) {
-                counts.add("get.gone");
+                // a candidate the node deleted for room is gone by design until the GC reads its heartbeat
+                counts.add("reclaimed".equals(e.code()) ? "get.gone.reclaimed" : "get.gone");
                 try {
                     api.invalidate(index, lookup);
                     counts.add("invalidate.ok");

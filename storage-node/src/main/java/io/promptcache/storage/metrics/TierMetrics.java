@@ -49,6 +49,12 @@ public class TierMetrics {
                 "Writes that found nothing marked to delete and waited for the GC to mark more (reclaim-wait)");
         counter(registry, "promptcache.storage.trimmed.files", s, TierStats::trimmed,
                 "Body files cut short because no object reads their tail any more");
+        FunctionCounter.builder("promptcache.storage.deletes", s, TierStats::deletes).tag("found", "true")
+                .description("DELETEs of an object: found and removed, or (found=false) not there, a no-op")
+                .register(registry);
+        FunctionCounter.builder("promptcache.storage.deletes", s, TierStats::deletesOfAbsent).tag("found", "false")
+                .description("DELETEs of an object: found and removed, or (found=false) not there, a no-op")
+                .register(registry);
     }
 
     private static void counter(MeterRegistry registry, String name, TierStats stats,

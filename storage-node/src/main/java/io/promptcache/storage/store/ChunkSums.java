@@ -133,6 +133,43 @@ public final class ChunkSums {
         return sums.build();
     }
 
+    /**
+     * The checksums of the first {@code keep} bytes of {@code file} (a body of {@code size} bytes whose checksums are
+     * {@code this}), for a trim: every chunk the kept bytes touch is read whole and checked against its checksum
+     * first, so a byte that rotted is never given a fresh checksum. Null when one fails (or the file is short): the
+     * file must be left as it is, for reads to find the rot. Feeds {@code whole} with the kept bytes.
+     */
+    ChunkSums kept(Path file, long size, long keep, CRC32C whole) throws IOException {
+        Builder kept = new Builder();
+        ByteBuffer chunkBytes = ByteBuffer.allocate(CHUNK_BYTES);
+        CRC32C crc = new CRC32C();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            for (int chunk = 0; (long) chunk * CHUNK_BYTES < keep; chunk++) {
+                long start = (long) chunk * CHUNK_BYTES;
+                int bytes = (int) Math.min(CHUNK_BYTES, size - start);
+                if (chunk >= sums.length || bytes <= 0) {
+                    return null;
+                }
+                chunkBytes.clear().limit(bytes);
+                while (chunkBytes.hasRemaining()) {
+                    if (channel.read(chunkBytes, start + chunkBytes.position()) < 0) {
+                        return null;
+                    }
+                }
+                chunkBytes.flip();
+                crc.reset();
+                crc.update(chunkBytes.duplicate());
+                if ((int) crc.getValue() != sums[chunk]) {
+                    return null;
+                }
+                chunkBytes.limit((int) Math.min(bytes, keep - start));
+                whole.update(chunkBytes.duplicate());
+                kept.update(chunkBytes);
+            }
+        }
+        return kept.build();
+    }
+
     /** The checksums of {@code bytes} (a body held in memory). */
     static ChunkSums of(ByteBuffer bytes) {
         Builder sums = new Builder();

@@ -73,10 +73,10 @@ final class ExtentRefs {
     interface Trimmer {
 
         /**
-         * The record of the file's first {@code length} bytes (their CRC32C and chunk checksums), or empty when it
-         * must not be trimmed now.
+         * The record of the first {@code length} bytes of the file recorded as {@code current} (their CRC32C and
+         * chunk checksums), or empty when it must not be trimmed now.
          */
-        Optional<FileEntry> prefix(String fileId, long length, int refs);
+        Optional<FileEntry> prefix(String fileId, FileEntry current, long length);
     }
 
     /** The reference changes of one batch. */
@@ -226,7 +226,7 @@ final class ExtentRefs {
             }
             long furthest = nextReaches.get(e.getKey()).lastKey();
             if (furthest < entry.size()) {
-                Optional<FileEntry> kept = trimmer.prefix(e.getKey(), furthest, entry.refs());
+                Optional<FileEntry> kept = trimmer.prefix(e.getKey(), entry, furthest);
                 if (kept.isPresent()) {
                     freed.add(new Freed(e.getKey(), entry.size() - furthest, furthest));
                     entry = kept.get();

@@ -56,6 +56,12 @@ public final class ObjectStore implements AutoCloseable {
     private static final long RECLAIM_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private final Reclaimables reclaimables = new Reclaimables();
     private final ReclaimLog reclaimed = new ReclaimLog();
+    /**
+     * What a NoSuchKey says of an eviction candidate this node deleted for room lately: lookups may still return it
+     * until the GC reads the node's next heartbeat (the engine's 404 then costs one miss, and its invalidate is a
+     * no-op).
+     */
+    public static final String RECLAIMED = " (deleted for room: an eviction candidate of the GC)";
     /** Physical bytes: body files (each once, however many objects share it), inline bodies, parts, reservations. */
     private final AtomicLong allocatedBytes = new AtomicLong();
     /** Logical bytes: the sum of the objects' sizes (shared bytes counted once per object). */
@@ -236,7 +242,8 @@ public final class ObjectStore implements AutoCloseable {
         // to tell NoSuchBucket from NoSuchKey
         return metadata.getObject(bucket, key).orElseThrow(() -> {
             bucketCreated(bucket);
-            return new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key);
+            return new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
+                    + (reclaimed.contains(bucket, key, System.currentTimeMillis()) ? RECLAIMED : ""));
         });
     }
 
@@ -362,9 +369,11 @@ public final class ObjectStore implements AutoCloseable {
                 condition.check(existing, key);
             }
             if (existing.isEmpty()) {
+                stats.deletesOfAbsent.increment();
                 return;
             }
             remove(bucket, key, existing.get());
+            stats.deletes.increment();
         }
     }
 

@@ -43,6 +43,17 @@ public final class ReclaimLog {
         return List.copyOf(entries);
     }
 
+    /** Whether {@code bucket/key} was reclaimed within the window ending at {@code nowMs}. */
+    public synchronized boolean contains(String bucket, String key, long nowMs) {
+        trim(nowMs);
+        for (Entry entry : entries) {
+            if (entry.key().equals(key) && entry.bucket().equals(bucket)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void trim(long nowMs) {
         while (!entries.isEmpty()
                 && (entries.size() > MAX_ENTRIES || entries.peekFirst().atMs() < nowMs - WINDOW_MS)) {

@@ -14,6 +14,8 @@ public final class TierStats {
     final LongAdder reclaimedEarly = new LongAdder();
     final LongAdder reclaimWaits = new LongAdder();
     final LongAdder trimmed = new LongAdder();
+    final LongAdder deletes = new LongAdder();
+    final LongAdder deletesOfAbsent = new LongAdder();
 
     TierStats(Tiers tiers) {
         this.tiers = tiers;
@@ -27,6 +29,16 @@ public final class TierStats {
     /** Writes that found nothing marked to delete and waited for the GC to mark more (refused or not after). */
     public long reclaimWaits() {
         return reclaimWaits.sum();
+    }
+
+    /** DELETEs that removed an object (S3 DeleteObject of a key that was there). */
+    public long deletes() {
+        return deletes.sum();
+    }
+
+    /** DELETEs of a key that was not there: no-ops (a repeated delete, or one of an object the node removed itself). */
+    public long deletesOfAbsent() {
+        return deletesOfAbsent.sum();
     }
 
     /** Body files cut short because no object reads their tail any more (its last reader was deleted). */

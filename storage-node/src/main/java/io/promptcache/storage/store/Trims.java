@@ -51,15 +51,25 @@ final class Trims implements ExtentRefs.Trimmer, AutoCloseable {
     }
 
     @Override
-    public Optional<ExtentRefs.FileEntry> prefix(String fileId, long length, int refs) {
+    public Optional<ExtentRefs.FileEntry> prefix(String fileId, ExtentRefs.FileEntry entry, long length) {
         Tiers current = tiers;
         if (current == null || options.policy() == TierPolicy.RAM_ONLY || !current.onDisk(fileId)) {
             return Optional.empty();
         }
         try {
             CRC32C whole = new CRC32C();
-            ChunkSums sums = ChunkSums.read(directory.objectFile(fileId), length, whole);
-            return Optional.of(new ExtentRefs.FileEntry(length, (int) whole.getValue(), refs, sums));
+            Path file = directory.objectFile(fileId);
+            // the kept bytes are checked against the file's checksums before they get new ones: a trim must not
+            // turn a rotten byte into one that passes
+            ChunkSums sums = entry.sums() == null
+                    ? ChunkSums.read(file, length, whole)
+                    : entry.sums().kept(file, entry.size(), length, whole);
+            if (sums == null) {
+                LOG.error("Not trimming body file {}: bytes it keeps fail their checksum (reads will find them)",
+                        fileId);
+                return Optional.empty();
+            }
+            return Optional.of(new ExtentRefs.FileEntry(length, (int) whole.getValue(), entry.refs(), sums));
         } catch (IOException e) {
             LOG.warn("Not trimming body file {}: {}", fileId, e.toString());
             return Optional.empty();

@@ -47,6 +47,37 @@ class ChunkSumsTest {
     }
 
     @Test
+    void shouldGiveAKeptPrefixNewSumsOnlyWhenItsChunksPassTheirOldOnes() throws Exception {
+        // Given: a body of 3 chunks and a bit, with its sums
+        byte[] body = random(3 * CHUNK + 999, 5);
+        Path file = dir.resolve("trimmed");
+        Files.write(file, body);
+        ChunkSums sums = ChunkSums.of(file, body.length);
+        long keep = CHUNK + 100;
+        // When: its first chunk and 100 bytes are kept (a trim)
+        CRC32C whole = new CRC32C();
+        ChunkSums kept = sums.kept(file, body.length, keep, whole);
+        // Then: the sums of those bytes, as if they were the whole body
+        assertThat(kept).isEqualTo(ChunkSums.of(ByteBuffer.wrap(body, 0, (int) keep)));
+        CRC32C expected = new CRC32C();
+        expected.update(body, 0, (int) keep);
+        assertThat(whole.getValue()).isEqualTo(expected.getValue());
+
+        // When: a byte of the second chunk rots beyond the kept bytes, but within the chunk they end in
+        body[CHUNK + 5000] ^= 0x10;
+        Files.write(file, body);
+        // Then: no new sums (the whole chunk fails its old sum): a trim would have laundered the rot
+        assertThat(sums.kept(file, body.length, keep, new CRC32C())).isNull();
+        // and the first chunk alone, intact, still gets them
+        assertThat(sums.kept(file, body.length, CHUNK, new CRC32C())).isEqualTo(ChunkSums.of(ByteBuffer.wrap(body,
+                0, CHUNK)));
+        // and a rotten first chunk never does
+        body[7] ^= 0x01;
+        Files.write(file, body);
+        assertThat(sums.kept(file, body.length, CHUNK, new CRC32C())).isNull();
+    }
+
+    @Test
     void shouldFindTheFirstRottenChunkARangeTouches() throws Exception {
         // Given
         byte[] body = random(4 * CHUNK + 100, 3);

@@ -132,6 +132,16 @@ class ReclaimTest {
             // and only the candidate is reported for the GC to tombstone
             assertThat(store.reclaimed().recent(System.currentTimeMillis())).extracting(ReclaimLog.Entry::key)
                     .containsExactly("old");
+            // and a GET of it says why it is gone (an engine that hits it still costs one miss)
+            assertThatThrownBy(() -> store.head("kv-b", "old")).isInstanceOf(S3Exception.class)
+                    .hasMessageEndingWith(ObjectStore.RECLAIMED);
+            assertThatThrownBy(() -> store.head("kv-b", "gone")).isInstanceOf(S3Exception.class)
+                    .hasMessage("The specified key does not exist: gone");
+            // and the GC's DELETE of it afterwards is a no-op, counted apart from DELETEs that remove an object
+            store.delete("kv-b", "old");
+            store.delete("kv-b", "kept");
+            assertThat(store.tierStats().deletesOfAbsent()).isEqualTo(1);
+            assertThat(store.tierStats().deletes()).isEqualTo(1);
         }
     }
 
