@@ -147,8 +147,10 @@ public final class ChaosRun {
         } finally {
             engines.stop();
         }
-        try (GcLag lag = gcLag) {
+        try {
             rounds.add(finalChecks(rounds.size() + 1));
+        } finally {
+            gcLag.close();
         }
         return rounds;
     }
