@@ -71,22 +71,9 @@ class EmbeddedKafkaBrokerTest extends KafkaBrokerContract {
         }
 
         // When: started again on the same directory (a formatted one: no second format)
-        try (EmbeddedKafkaBroker second = EmbeddedKafkaBroker.start(options);
-                var consumer = new KafkaConsumer<String, String>(
-                        Map.of("bootstrap.servers", second.bootstrapServers()),
-                        new StringDeserializer(),
-                        new StringDeserializer())) {
-            var partition = new TopicPartition(topic, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-
+        try (EmbeddedKafkaBroker second = EmbeddedKafkaBroker.start(options)) {
             // Then: the record is still there
-            var records = new ArrayList<String>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (records.isEmpty() && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> records.add(r.value()));
-            }
-            assertThat(records).containsExactly("kept");
+            assertThat(values(second, topic, 1)).containsExactly("kept");
         }
     }
 
@@ -113,20 +100,24 @@ class EmbeddedKafkaBrokerTest extends KafkaBrokerContract {
                 // Then: the producer connected before writes again, and both records are there
                 producer.send(new ProducerRecord<>(topic, "k", "after")).get();
                 assertThat(second.bootstrapServers()).isEqualTo("127.0.0.1:" + port);
-                try (var consumer = new KafkaConsumer<String, String>(
-                        Map.of("bootstrap.servers", second.bootstrapServers()), new StringDeserializer(),
-                        new StringDeserializer())) {
-                    var partition = new TopicPartition(topic, 0);
-                    consumer.assign(List.of(partition));
-                    consumer.seekToBeginning(List.of(partition));
-                    var records = new ArrayList<String>();
-                    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                    while (records.size() < 2 && System.nanoTime() < deadline) {
-                        consumer.poll(Duration.ofMillis(200)).forEach(r -> records.add(r.value()));
-                    }
-                    assertThat(records).containsExactly("before", "after");
-                }
+                assertThat(values(second, topic, 2)).containsExactly("before", "after");
             }
+        }
+    }
+
+    /** The values of partition 0 of {@code topic} from its start, polled until {@code expected} or 20 s. */
+    private static List<String> values(EmbeddedKafkaBroker broker, String topic, int expected) {
+        try (var consumer = new KafkaConsumer<String, String>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringDeserializer(), new StringDeserializer())) {
+            var partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            var records = new ArrayList<String>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> records.add(r.value()));
+            }
+            return records;
         }
     }
 }

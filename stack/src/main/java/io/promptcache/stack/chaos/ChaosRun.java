@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import io.promptcache.devservices.testing.ServiceProcess;
@@ -280,7 +282,8 @@ public final class ChaosRun {
         figures.put(kill ? "downMs" : "pausedMs", millisSince(t0));
         engines.nodeBack();
         long t1 = System.nanoTime();
-        int back = loadable(held, Duration.ofSeconds(30));
+        int back = held.size() - notLoaded(stack.info().index().get(0), held.stream().map(Engines.Stored::objectId)
+                .toList(), Duration.ofSeconds(30)).size();
         figures.put("objectsServedAgain", back + "/" + held.size());
         figures.put("servedAgainAfterMs", millisSince(t1));
         if (!held.isEmpty() && back == 0) {
@@ -318,10 +321,8 @@ public final class ChaosRun {
         }
         long t1 = System.nanoTime();
         long stored = counts.get("store.201");
-        while (counts.get("store.201") == stored && millisSince(t1) < AGREEMENT_WITHIN.toMillis()) {
-            Thread.sleep(100);
-        }
-        figures.put("storedAgainAfterMs", counts.get("store.201") > stored ? millisSince(t1) : -1);
+        boolean again = until(() -> counts.get("store.201") > stored, b -> b, AGREEMENT_WITHIN, 100);
+        figures.put("storedAgainAfterMs", again ? millisSince(t1) : -1);
         return "kafka";
     }
 
@@ -334,18 +335,10 @@ public final class ChaosRun {
         // read_committed readers (the replicas, and this check) see nothing of a partition past a transaction left
         // open by the outage until the broker aborts it (transaction timeout, 10 s): polled for up to 30 s
         long t0 = System.nanoTime();
-        Map<ObjectId, ObjectRecord> ledger;
-        List<String> lost;
-        do {
-            ledger = TopicSnapshot.latest(stack.info().bootstrap(), Topics.OBJECTS);
-            Map<ObjectId, ObjectRecord> read = ledger;
-            lost = ids.stream().filter(id -> !read.containsKey(ObjectId.parse(id))).toList();
-            if (!lost.isEmpty()) {
-                sleep(1000);
-            }
-        } while (!lost.isEmpty() && System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos());
-        Map<ObjectId, ObjectRecord> read = ledger;
-        List<String> live = ids.stream().filter(id -> isLive(read.get(ObjectId.parse(id)))).toList();
+        Map<ObjectId, ObjectRecord> ledger = until(() -> TopicSnapshot.latest(stack.info().bootstrap(),
+                Topics.OBJECTS), read -> absent(ids, read).isEmpty(), Duration.ofSeconds(30), 1000);
+        List<String> lost = absent(ids, ledger);
+        List<String> live = ids.stream().filter(id -> isLive(ledger.get(ObjectId.parse(id)))).toList();
         figures.put("storedInRound", ids.size());
         figures.put("lostAdvertise", lost.size());
         figures.put("allInTopicAfterMs", lost.isEmpty() ? millisSince(t0) : -1);
@@ -355,15 +348,7 @@ public final class ChaosRun {
         }
         List<String> unseen = new ArrayList<>();
         for (String replica : stack.info().index()) {
-            List<String> pending = new ArrayList<>(live);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!pending.isEmpty() && System.nanoTime() < deadline) {
-                pending.removeIf(id -> loads(replica, id));
-                if (!pending.isEmpty()) {
-                    sleep(500);
-                }
-            }
-            pending.forEach(id -> unseen.add(replica + " " + id));
+            notLoaded(replica, live, Duration.ofSeconds(30)).forEach(id -> unseen.add(replica + " " + id));
         }
         // the GC may have tombstoned one since the topic was read: only one still LIVE now is a lost one
         Map<ObjectId, ObjectRecord> now = unseen.isEmpty()
@@ -375,6 +360,11 @@ public final class ChaosRun {
         if (invisible > 0) {
             violations.add(invisible + " objects LIVE in the objects topic do not load at a replica: " + unseen);
         }
+    }
+
+    /** Those of {@code ids} that have no record (not even a null) in {@code ledger}. */
+    private static List<String> absent(List<String> ids, Map<ObjectId, ObjectRecord> ledger) {
+        return ids.stream().filter(id -> !ledger.containsKey(ObjectId.parse(id))).toList();
     }
 
     private static boolean isLive(ObjectRecord record) {
@@ -493,12 +483,9 @@ public final class ChaosRun {
      */
     private void gcCaughtUp(Map<String, Object> figures, List<String> violations) {
         long t0 = System.nanoTime();
-        long behind = gcLag.records();
-        figures.put("gcLagWhenEnginesStopped", behind);
-        while (!caughtUp(behind) && System.nanoTime() - t0 < GC_CATCH_UP.toNanos()) {
-            sleep(1000);
-            behind = gcLag.records();
-        }
+        long first = gcLag.records();
+        figures.put("gcLagWhenEnginesStopped", first);
+        long behind = caughtUp(first) ? first : until(gcLag::records, ChaosRun::caughtUp, GC_CATCH_UP, 1000);
         figures.put("gcCaughtUpAfterMs", caughtUp(behind) ? millisSince(t0) : -1);
         if (!caughtUp(behind)) {
             violations.add("the GC is still " + behind + " records behind " + GC_CATCH_UP.toSeconds()
@@ -519,20 +506,15 @@ public final class ChaosRun {
      * rot); counts restart with a node.
      */
     private void tombstonesCarriedOut(Map<String, Object> figures, List<String> violations) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        List<ObjectId> overdue;
-        do {
+        List<ObjectId> overdue = until(() -> {
             Map<ObjectId, ObjectRecord> ledger = TopicSnapshot.latest(stack.info().bootstrap(), Topics.OBJECTS);
             long now = System.currentTimeMillis();
-            overdue = ledger.entrySet().stream().filter(e -> e.getValue() != null
+            figures.put("objectRecords", ledger.values().stream().filter(Objects::nonNull).count());
+            return ledger.entrySet().stream().filter(e -> e.getValue() != null
                     && e.getValue().getState() == ObjectState.OBJECT_STATE_TOMBSTONED
                     && e.getValue().getTombstone().getDeleteAfterMs() < now - OVERDUE.toMillis()).map(Map.Entry::getKey)
                     .toList();
-            figures.put("objectRecords", ledger.values().stream().filter(Objects::nonNull).count());
-            if (!overdue.isEmpty()) {
-                sleep(2000);
-            }
-        } while (!overdue.isEmpty() && System.nanoTime() < deadline);
+        }, List::isEmpty, Duration.ofSeconds(60), 2000);
         figures.put("tombstonesOverdue", overdue.size());
         if (!overdue.isEmpty()) {
             violations.add(overdue.size() + " tombstoned objects not deleted " + OVERDUE.toSeconds() + " s after "
@@ -551,22 +533,9 @@ public final class ChaosRun {
     /** How many of the last stored prompts the replicas still answer differently after {@code within}. */
     private int disagreements(Duration within) {
         List<Engines.Stored> sample = engines.recent(AGREEMENT_SAMPLE, null);
-        long deadline = System.nanoTime() + within.toNanos();
-        int differ;
-        do {
-            differ = 0;
-            for (Engines.Stored s : sample) {
-                List<IndexApi.Lookup> answers = answers(s);
-                if (answers.stream().map(a -> a.hit() + "/" + a.objectId() + "/" + a.blocks()).distinct()
-                        .count() > 1) {
-                    differ++;
-                }
-            }
-            if (differ > 0) {
-                sleep(1000);
-            }
-        } while (differ > 0 && System.nanoTime() < deadline);
-        return differ;
+        return until(() -> (int) sample.stream().filter(s -> answers(s).stream()
+                .map(a -> a.hit() + "/" + a.objectId() + "/" + a.blocks()).distinct().count() > 1).count(),
+                differ -> differ == 0, within, 1000);
     }
 
     /** The lookup of a stored prompt at every replica (a failed one counts as a miss). */
@@ -583,17 +552,27 @@ public final class ChaosRun {
         return answers;
     }
 
-    /** How many of {@code objects} the index serves again (a load through it) within {@code within}. */
-    private int loadable(List<Engines.Stored> objects, Duration within) {
+    /** Those of {@code objectIds} that {@code replica} does not serve (a load through it) within {@code within}. */
+    private List<String> notLoaded(String replica, List<String> objectIds, Duration within) {
+        List<String> pending = new ArrayList<>(objectIds);
+        return until(() -> {
+            pending.removeIf(id -> loads(replica, id));
+            return pending;
+        }, List::isEmpty, within, 500);
+    }
+
+    /**
+     * Reads {@code read} until what it returns is {@code done} or {@code within} is over, pausing {@code pauseMs}
+     * between reads; the last value read.
+     */
+    private static <T> T until(Supplier<T> read, Predicate<T> done, Duration within, long pauseMs) {
         long deadline = System.nanoTime() + within.toNanos();
-        List<Engines.Stored> pending = new ArrayList<>(objects);
-        while (!pending.isEmpty() && System.nanoTime() < deadline) {
-            pending.removeIf(s -> loads(stack.info().index().get(0), s.objectId()));
-            if (!pending.isEmpty()) {
-                sleep(500);
-            }
+        T value = read.get();
+        while (!done.test(value) && System.nanoTime() < deadline) {
+            sleep(pauseMs);
+            value = read.get();
         }
-        return objects.size() - pending.size();
+        return value;
     }
 
     private static Metrics metrics(ServiceProcess service) {

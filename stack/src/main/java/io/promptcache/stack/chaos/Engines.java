@@ -104,7 +104,7 @@ final class Engines {
 
     /** The prompts stored since {@code mark}, newest first (at most the last {@value #RECENT}). */
     synchronized List<Stored> storedSince(long mark) {
-        return List.copyOf(new ArrayList<>(recent).subList(0, (int) Math.min(recent.size(), storedCount - mark)));
+        return recent.stream().limit(storedCount - mark).toList();
     }
 
     private synchronized void remember(Stored stored) {

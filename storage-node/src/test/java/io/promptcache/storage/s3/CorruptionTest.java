@@ -1,11 +1,8 @@
 package io.promptcache.storage.s3;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -16,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.storage.config.StorageConfig;
 import io.promptcache.storage.store.ChunkSums;
+import io.promptcache.storage.store.DiskRot;
 import io.promptcache.storage.store.ObjectStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -63,7 +61,7 @@ class CorruptionTest extends SdkBucketFixture {
                 CompletedPart.builder().partNumber(2).eTag(uploaded).build())));
         long corruptBefore = store.tierStats().corruptBodiesOnRead();
         // When: one byte of the parent's chunk 6 (beyond what the continuation shares) rots on disk
-        flip(bodyFileHolding(parent), 6 * CHUNK + 123);
+        DiskRot.flip(bodyFileHolding(parent), 6 * CHUNK + 123);
         // Then: the continuation, which reads only intact chunks of that file, is served whole
         byte[] turn2 = s3.getObjectAsBytes(b -> b.bucket(bucket).key("turn2")).asByteArray();
         assertThat(turn2).isEqualTo(concat(Arrays.copyOf(parent, 4 * CHUNK), fresh));
@@ -92,7 +90,7 @@ class CorruptionTest extends SdkBucketFixture {
         s3.putObject(b -> b.bucket(bucket).key("bad"), RequestBody.fromBytes(bad));
         long corruptBefore = store.tierStats().corruptBodiesOnRead();
         // When
-        flip(bodyFileHolding(bad), 5 * MIB + 17);
+        DiskRot.flip(bodyFileHolding(bad), 5 * MIB + 17);
         // Then
         assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("good")).asByteArray()).isEqualTo(good);
         assertThat(range("good", MIB, 6 * MIB - 1)).isEqualTo(Arrays.copyOfRange(good, MIB, 6 * MIB));
@@ -118,16 +116,6 @@ class CorruptionTest extends SdkBucketFixture {
             }).toList();
             assertThat(holding).hasSize(1);
             return holding.get(0);
-        }
-    }
-
-    /** Inverts one byte of {@code file} in place, as a failing disk would. */
-    private static void flip(Path file, long position) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ByteBuffer one = ByteBuffer.allocate(1);
-            channel.read(one, position);
-            one.put(0, (byte) ~one.get(0)).rewind();
-            channel.write(one, position);
         }
     }
 

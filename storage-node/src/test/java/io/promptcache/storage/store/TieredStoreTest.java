@@ -158,7 +158,7 @@ class TieredStoreTest {
         put("rotten", 4 * chunk + 1000, 2);
         Files.delete(bodyFile("lost"));
         // When: one byte of the fourth chunk rots on disk
-        flip(bodyFile("rotten"), 3 * chunk + 7);
+        DiskRot.flip(bodyFile("rotten"), 3 * chunk + 7);
         // Then: ranges of the intact chunks are served (only the chunks a range touches are read) ...
         assertThat(Bodies.read(store, "kv-b", "rotten", 100, 2 * chunk))
                 .isEqualTo(Arrays.copyOfRange(bytes(4 * chunk + 1000, 2), 100, 100 + 2 * chunk));
@@ -190,7 +190,7 @@ class TieredStoreTest {
         ObjectMeta meta = store.head("kv-b", "k");
         List<BodySegment> segments = store.openRange("kv-b", "k", meta, 100, 2 * chunk);
         // When: the file changes after the check, before the bytes go out
-        flip(bodyFile("k"), chunk + 5);
+        DiskRot.flip(bodyFile("k"), chunk + 5);
         // Then: what is sent is what was checked
         assertThat(segments).hasSize(1);
         BodySegment only = segments.get(0);
@@ -263,16 +263,6 @@ class TieredStoreTest {
                 upload.write(body, off, Math.min(64 * KIB, body.length - off));
             }
             upload.commit(null);
-        }
-    }
-
-    /** Inverts the byte at {@code position} of {@code file} in place, as a failing disk would. */
-    private static void flip(Path file, long position) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ByteBuffer one = ByteBuffer.allocate(1);
-            channel.read(one, position);
-            one.put(0, (byte) ~one.get(0)).rewind();
-            channel.write(one, position);
         }
     }
 
