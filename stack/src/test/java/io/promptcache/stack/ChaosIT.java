@@ -34,6 +34,7 @@ class ChaosIT {
             rounds = ChaosRun.run(stack, new ChaosRun.Options(Fault.values().length, Duration.ofSeconds(20), 20261126,
                     4, List.of(Fault.values()), ChaosRun.DEFAULT_RATE), new PrintWriter(log, true));
         }
+        System.out.print(log); // the rounds' figures, in the build's output
         // Then: every fault ran under load, and no invariant broke in any round or in the final checks
         assertThat(rounds.stream().map(Round::fault).filter(f -> f != null)).as(log.toString())
                 .containsExactlyElementsOf(Arrays.asList(Fault.values()));

@@ -3,12 +3,30 @@ package io.promptcache.gc.ledger;
 import io.promptcache.gc.budget.GcObject;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.PrefixEntry;
 
 /** What the ledger emits. */
 public sealed interface LedgerOutput {
 
+    /** A write to {@code prefixes}: {@link #entry()} null nulls the key. */
+    sealed interface PrefixWrite extends LedgerOutput {
+
+        PrefixKey key();
+
+        PrefixEntry entry();
+    }
+
     /** Null this {@code prefixes} key: it points to a tombstoned or removed object. */
-    record PrefixRetraction(PrefixKey key) implements LedgerOutput {
+    record PrefixRetraction(PrefixKey key) implements PrefixWrite {
+
+        @Override
+        public PrefixEntry entry() {
+            return null;
+        }
+    }
+
+    /** Write this entry back: a retraction meant for an older object nulled a key of a LIVE one. */
+    record PrefixRestore(PrefixKey key, PrefixEntry entry) implements PrefixWrite {
     }
 
     /** Null this {@code objects} key: phase two is done, the bytes are deleted. */

@@ -93,7 +93,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         } else if (event instanceof Accessed accessed) {
             accessed(id, accessed.event().getLastAccessMs());
         } else if (event instanceof RefChanged ref) {
-            refChanged(id, ref.key(), ref.added());
+            refChanged(id, ref);
         }
     }
 
@@ -142,11 +142,13 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         summarize(id, updated);
     }
 
-    private void refChanged(ObjectId id, PrefixKey key, boolean added) {
+    private void refChanged(ObjectId id, RefChanged change) {
         LedgerEntry entry = ledger.get(id);
         if (entry == null) {
             entry = LedgerEntry.EMPTY;
         }
+        PrefixKey key = change.key();
+        boolean added = change.added();
         Bytes ref = refKey(id, key);
         if (added && entry.tombstoned()) {
             // advertised after its tombstone (a race with an index replica): retract it at once
@@ -155,6 +157,14 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             return;
         }
         boolean known = refs.get(ref) != null;
+        if (change.nulled() != null && known && !entry.tombstoned()) {
+            // nulled, yet this ledger never retracted it (it retracts only a tombstoned or removed object's keys):
+            // the null was meant for an older object and landed after this one re-advertised the key
+            context.forward(new Record<>(null, new LedgerOutput.PrefixRestore(key, change.nulled()),
+                    context.currentSystemTimeMs()));
+            metrics.restored(1);
+            return;
+        }
         if (added == known) {
             return; // idempotent
         }

@@ -31,6 +31,7 @@ public final class GcMetrics {
     private final Map<TombstoneReason, Counter> tombstones = new ConcurrentHashMap<>();
     private final Map<Anomaly, Counter> anomalies = new ConcurrentHashMap<>();
     private final Counter retracted;
+    private final Counter restored;
     private final Counter deleted;
     private final Counter deleteFailures;
     private final Counter skippedCopies;
@@ -49,6 +50,7 @@ public final class GcMetrics {
     public GcMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.retracted = registry.counter("promptcache_gc_prefixes_retracted_total");
+        this.restored = registry.counter("promptcache_gc_prefixes_restored_total");
         this.deleted = registry.counter("promptcache_gc_deletes_total", "outcome", "done");
         this.deleteFailures = registry.counter("promptcache_gc_deletes_total", "outcome", "failed");
         this.skippedCopies = registry.counter("promptcache_gc_deletes_total", "outcome", "skipped_node_lost");
@@ -88,6 +90,11 @@ public final class GcMetrics {
 
     public void retracted(int prefixes) {
         retracted.increment(prefixes);
+    }
+
+    /** Prefix keys of LIVE objects written back after a retraction meant for an older object nulled them. */
+    public void restored(int prefixes) {
+        restored.increment(prefixes);
     }
 
     public void deleted(long bytes) {

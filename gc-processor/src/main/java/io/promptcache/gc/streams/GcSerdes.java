@@ -13,6 +13,7 @@ import io.promptcache.gc.ledger.LedgerEntry;
 import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.PrefixEntry;
 
 /**
  * Serdes of the gc-processor's internal topics and stores (not part of the public event contract: only this
@@ -24,22 +25,45 @@ public final class GcSerdes {
     private static final int HAS_RECORD = 1;
     private static final int EVER_REFERENCED = 2;
     private static final int SUPERSEDED = 4;
+    private static final byte REF_VERSION = 2;
+    private static final int ADDED = 1;
+    private static final int HAS_ENTRY = 2;
 
     private GcSerdes() {
     }
 
-    /** [version][added][prefix key]. */
+    /**
+     * [version 2][flags: added, has entry][key length][prefix key][nulled entry]. Reads version 1 too ([1][added][prefix
+     * key], from builds before the nulled entry), so records in flight on {@code prefix-refs} survive an upgrade.
+     */
     public static Serde<RefChanged> refChanged() {
-        return serde(ref -> {
-            byte[] key = ref.key().toBytes();
-            return ByteBuffer.allocate(2 + key.length).put(VERSION).put((byte) (ref.added() ? 1 : 0)).put(key)
-                    .array();
-        }, buf -> {
-            boolean added = buf.get() == 1;
-            byte[] key = new byte[buf.remaining()];
+        return Serdes.serdeFrom((topic, ref) -> ref == null ? null : encode(ref), (topic, bytes) -> {
+            if (bytes == null) {
+                return null;
+            }
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            byte version = buf.get();
+            if (version == VERSION) {
+                boolean added = buf.get() == 1;
+                return new RefChanged(PrefixKey.fromBytes(rest(buf)), added);
+            }
+            if (version != REF_VERSION) {
+                throw unreadable(version, REF_VERSION);
+            }
+            int flags = buf.get();
+            byte[] key = new byte[buf.getInt()];
             buf.get(key);
-            return new RefChanged(PrefixKey.fromBytes(key), added);
+            PrefixEntry nulled = (flags & HAS_ENTRY) != 0 ? entry(rest(buf)) : null;
+            return new RefChanged(PrefixKey.fromBytes(key), (flags & ADDED) != 0, nulled);
         });
+    }
+
+    private static byte[] encode(RefChanged ref) {
+        byte[] key = ref.key().toBytes();
+        byte[] entry = ref.nulled() == null ? new byte[0] : ref.nulled().toByteArray();
+        int flags = (ref.added() ? ADDED : 0) | (ref.nulled() == null ? 0 : HAS_ENTRY);
+        return ByteBuffer.allocate(2 + 4 + key.length + entry.length).put(REF_VERSION).put((byte) flags)
+                .putInt(key.length).put(key).put(entry).array();
     }
 
     /** [version][flags][last access][refs][attempts][due at][record]. */
@@ -74,6 +98,25 @@ public final class GcSerdes {
         });
     }
 
+    private static byte[] rest(ByteBuffer buf) {
+        byte[] bytes = new byte[buf.remaining()];
+        buf.get(bytes);
+        return bytes;
+    }
+
+    private static PrefixEntry entry(byte[] bytes) {
+        try {
+            return PrefixEntry.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("corrupt PrefixEntry on the gc-processor's prefix-refs topic", e);
+        }
+    }
+
+    private static IllegalStateException unreadable(byte version, byte reads) {
+        return new IllegalStateException("gc-processor internal record of version " + version
+                + "; this build reads version " + reads);
+    }
+
     private static ObjectRecord record(ByteBuffer buf) {
         try {
             return ObjectRecord.parseFrom(buf);
@@ -90,8 +133,7 @@ public final class GcSerdes {
             ByteBuffer buf = ByteBuffer.wrap(bytes);
             byte version = buf.get();
             if (version != VERSION) {
-                throw new IllegalStateException("gc-processor internal record of version " + version
-                        + "; this build reads version " + VERSION);
+                throw unreadable(version, VERSION);
             }
             return decode.apply(buf);
         });

@@ -34,7 +34,6 @@ import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
-import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.topic.CompactedTopicUpdater;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -94,7 +93,8 @@ public class TopologyProducer {
                 catalog.name(Topics.NODES), Consumed.with(Topics.NODES.keySerde(), Topics.NODES.valueSerde()),
                 () -> new CompactedTopicUpdater<NodeId, NodeStatus>(NodeTable.STORE));
 
-        builder.addStateStore(store(PrefixOwnersProcessor.STORE, Topics.PREFIXES.keySerde(), ids));
+        builder.addStateStore(store(PrefixOwnersProcessor.STORE, Topics.PREFIXES.keySerde(),
+                Topics.PREFIXES.valueSerde()));
         KStream<ObjectId, LedgerEvent> refs = builder
                 .stream(catalog.name(Topics.PREFIXES), Consumed.with(Topics.PREFIXES.keySerde(),
                         Topics.PREFIXES.valueSerde()))
@@ -120,8 +120,9 @@ public class TopologyProducer {
                 () -> new LedgerProcessor(phaseTwo, metrics), LedgerProcessor.LEDGER, LedgerProcessor.REFS,
                 LedgerProcessor.DUE);
 
-        out.filter((k, o) -> o instanceof LedgerOutput.PrefixRetraction)
-                .map((k, o) -> KeyValue.pair(((LedgerOutput.PrefixRetraction) o).key(), (PrefixEntry) null))
+        out.filter((k, o) -> o instanceof LedgerOutput.PrefixWrite)
+                .map((k, o) -> KeyValue.pair(((LedgerOutput.PrefixWrite) o).key(), ((LedgerOutput.PrefixWrite) o)
+                        .entry()))
                 .to(catalog.name(Topics.PREFIXES), Produced.with(Topics.PREFIXES.keySerde(),
                         Topics.PREFIXES.valueSerde()));
         out.filter((k, o) -> o instanceof LedgerOutput.ObjectRemoval)

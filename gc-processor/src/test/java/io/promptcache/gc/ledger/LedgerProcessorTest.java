@@ -16,6 +16,7 @@ import io.promptcache.gc.ledger.LedgerEvent.Accessed;
 import io.promptcache.gc.ledger.LedgerEvent.ObjectChanged;
 import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
 import io.promptcache.gc.ledger.LedgerOutput.ObjectRemoval;
+import io.promptcache.gc.ledger.LedgerOutput.PrefixRestore;
 import io.promptcache.gc.ledger.LedgerOutput.PrefixRetraction;
 import io.promptcache.gc.ledger.LedgerOutput.Summary;
 import io.promptcache.gc.metrics.GcMetrics;
@@ -30,6 +31,7 @@ import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.AccessEvent;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.topic.Topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -262,6 +264,33 @@ class LedgerProcessorTest {
 
         // Then
         assertThat(outputs(PrefixRetraction.class)).containsExactly(new PrefixRetraction(Records.prefixKey(7)));
+    }
+
+    @Test
+    void shouldPutBackANulledKeyOnlyWhileItsObjectIsLive() {
+        // Given: two objects, each with a key
+        ObjectId live = ObjectId.generate();
+        ObjectId tombstoned = ObjectId.generate();
+        PrefixKey k1 = Records.prefixKey(1);
+        PrefixKey k2 = Records.prefixKey(2);
+        ObjectRecord record = Records.live("n1", 100, T0);
+        process(live, new ObjectChanged(Records.live("n1", 100, T0)));
+        process(live, new RefChanged(k1, true));
+        process(tombstoned, new ObjectChanged(record));
+        process(tombstoned, new RefChanged(k2, true));
+        process(tombstoned, new ObjectChanged(Records.tombstone(record, T0 + 30_000)));
+        context.resetForwards();
+
+        // When: both keys come back nulled (the second by its own object's retraction)
+        PrefixEntry first = PrefixEntry.newBuilder().setObjectId(live.toString()).setBlocks(1).build();
+        process(live, RefChanged.nulled(k1, first));
+        process(tombstoned, RefChanged.nulled(k2, PrefixEntry.newBuilder().setObjectId(tombstoned.toString())
+                .build()));
+
+        // Then: only the LIVE object's key is written back, and it still counts as a reference
+        assertThat(outputs(LedgerOutput.PrefixWrite.class)).containsExactly(new PrefixRestore(k1, first));
+        assertThat(ledger.ledger().get(live).refs()).isEqualTo(1);
+        assertThat(registry.get("promptcache_gc_prefixes_restored_total").counter().count()).isEqualTo(1);
     }
 
     private void process(ObjectId id, LedgerEvent event) {

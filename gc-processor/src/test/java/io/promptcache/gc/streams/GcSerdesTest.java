@@ -1,5 +1,7 @@
 package io.promptcache.gc.streams;
 
+import java.nio.ByteBuffer;
+
 import org.apache.kafka.common.serialization.Serde;
 import org.junit.jupiter.api.Test;
 
@@ -7,6 +9,7 @@ import io.promptcache.gc.budget.GcObject;
 import io.promptcache.gc.ledger.LedgerEntry;
 import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
 import io.promptcache.gc.testing.Records;
+import io.promptcache.schema.proto.PrefixEntry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,16 +21,30 @@ class GcSerdesTest {
         // Given
         var record = Records.tombstone(Records.live("n1", 4096, 123), 456);
         RefChanged ref = new RefChanged(Records.prefixKey(9), true);
+        RefChanged nulled = RefChanged.nulled(Records.prefixKey(10), PrefixEntry.newBuilder().setSchemaVersion(1)
+                .setObjectId("01J0000000000000000000000A").setBlocks(3).setUsableBytes(3072).build());
         LedgerEntry entry = new LedgerEntry(record, 77, 3, true, 2, 999);
         LedgerEntry withoutRecord = new LedgerEntry(null, 0, 1, true, 0, 0);
         GcObject object = new GcObject(record, 88, true);
 
         // When / Then
         assertThat(roundTrip(GcSerdes.refChanged(), ref)).isEqualTo(ref);
+        assertThat(roundTrip(GcSerdes.refChanged(), nulled)).isEqualTo(nulled);
         assertThat(roundTrip(GcSerdes.ledgerEntry(), entry)).isEqualTo(entry);
         assertThat(roundTrip(GcSerdes.ledgerEntry(), withoutRecord)).isEqualTo(withoutRecord);
         assertThat(roundTrip(GcSerdes.gcObject(), object)).isEqualTo(object);
         assertThat(roundTrip(GcSerdes.gcObject(), null)).isNull();
+    }
+
+    @Test
+    void shouldReadAReferenceChangeOfTheFirstVersion() {
+        // Given: [1][added][prefix key], as builds before the nulled entry wrote it to prefix-refs
+        byte[] key = Records.prefixKey(9).toBytes();
+        byte[] bytes = ByteBuffer.allocate(2 + key.length).put((byte) 1).put((byte) 1).put(key).array();
+
+        // When / Then
+        assertThat(GcSerdes.refChanged().deserializer().deserialize("t", bytes)).isEqualTo(new RefChanged(Records
+                .prefixKey(9), true));
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -231,6 +232,36 @@ class GcTopologyTest {
             assertThat(kv.key).isEqualTo(id);
             assertThat(kv.value).isNull();
         });
+    }
+
+    @Test
+    void shouldPutBackAKeyOfALiveObjectThatARetractionMeantForAnOlderObjectNulled() {
+        // Given: P advertised keys 700-701; C, a newer object with the same prompt and one block more (stored
+        // while P's tombstone was on its way), re-advertised them
+        heartbeat(1_000_000);
+        store(100, T0, 0, 700, 701);
+        ObjectId newer = store(150, T0, 0, 700, 701, 702);
+        prefixesOut.readKeyValuesToList();
+
+        // When: the nulls of P's retraction land after C's advertisement (the topic order a lagging ledger leaves:
+        // it read P's tombstone before it read that C took the keys over)
+        prefixesIn.pipeInput(Records.prefixKey(700), null, now);
+        prefixesIn.pipeInput(Records.prefixKey(701), null, now);
+
+        // Then: both keys point to C again, with C's entries
+        Map<PrefixKey, PrefixEntry> after = new HashMap<>();
+        prefixesOut.readKeyValuesToList().forEach(kv -> after.put(kv.key, kv.value));
+        assertThat(after).containsOnlyKeys(Records.prefixKey(700), Records.prefixKey(701));
+        assertThat(after.values()).allSatisfy(entry -> assertThat(entry.getObjectId()).isEqualTo(newer.toString()));
+        assertThat(after.get(Records.prefixKey(701)).getBlocks()).isEqualTo(2);
+
+        // When: C is tombstoned itself
+        objectsIn.pipeInput(newer, Records.tombstone(Records.live(newer, "n1", 150, T0), now + 5_000), now);
+
+        // Then: its three keys are nulled, and the nulls of its own retraction stay
+        List<KeyValue<PrefixKey, PrefixEntry>> retracted = prefixesOut.readKeyValuesToList();
+        assertThat(retracted).allSatisfy(kv -> assertThat(kv.value).isNull()).extracting(kv -> kv.key)
+                .containsExactlyInAnyOrder(Records.prefixKey(700), Records.prefixKey(701), Records.prefixKey(702));
     }
 
     @Test

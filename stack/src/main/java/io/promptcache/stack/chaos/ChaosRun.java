@@ -469,6 +469,10 @@ public final class ChaosRun {
             }
         }
         figures.put("storedPromptsMissing", missing + "/" + AGREEMENT_SAMPLE);
+        // keys of LIVE objects a retraction meant for an older object nulled, put back by the GC (since each GC
+        // process started)
+        figures.put("prefixKeysRestored", stack.gcs().stream().mapToLong(gc -> (long) metrics(gc)
+                .sum("promptcache_gc_prefixes_restored_total", Map.of())).sum());
         figures.put("storedPromptsRetired", retired + "/" + AGREEMENT_SAMPLE);
         if (missing > 0) {
             violations.add(missing + " of the last " + AGREEMENT_SAMPLE + " stored prompts miss though their object"
