@@ -2,27 +2,32 @@ package io.promptcache.bridge;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
+import io.promptcache.devservices.SaslSsl;
 import io.promptcache.schema.proto.EngineEvent;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -36,16 +41,40 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ZmqBridgeTest {
 
+    @TempDir
+    Path dir;
+
     @Test
     void shouldRelayVllmFramesToEngineEventsInOrder() throws Exception {
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
+        relay(EmbeddedKafkaBroker.Options.defaults(), null);
+    }
+
+    @Test
+    void shouldRelayToABrokerThatRequiresTlsAndSaslWithItsKafkaConfigFile() throws Exception {
+        // Given: a broker whose clients' port requires TLS and SASL/PLAIN, and the settings as a client file
+        SaslSsl security = SaslSsl.selfSigned(dir.resolve("tls"), "bridge", "s3cret");
+        Properties file = new Properties();
+        file.putAll(security.clientSettings());
+        Path config = dir.resolve("client.properties");
+        try (var out = Files.newBufferedWriter(config)) {
+            file.store(out, null);
+        }
+
+        // When / Then: the bridge's producer, configured as with --kafka-config, relays as over a plain listener
+        relay(EmbeddedKafkaBroker.Options.defaults().withSaslSsl(security), config);
+    }
+
+    private void relay(EmbeddedKafkaBroker.Options options, Path kafkaConfig) throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(options);
                 ZContext context = new ZContext()) {
             ZMQ.Socket pub = context.createSocket(SocketType.PUB);
             int port = pub.bindToRandomPort("tcp://127.0.0.1");
             BridgeSettings settings = new BridgeSettings("engine-a", "llama-3-8b", 4, "", Optional.empty(),
                     Optional.empty());
             ZmqBridge bridge = new ZmqBridge("tcp://127.0.0.1:" + port, "kv-events", settings,
-                    new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                    new KafkaProducer<>(BridgeMain.producerConfig(kafkaConfig == null
+                            ? Map.of("bootstrap", broker.bootstrapServers())
+                            : Map.of("bootstrap", broker.bootstrapServers(), "kafka-config", kafkaConfig.toString())),
                             new ByteArraySerializer(), new ByteArraySerializer()),
                     TopicCatalog.defaults());
             Thread worker = new Thread(bridge);
@@ -75,7 +104,7 @@ class ZmqBridgeTest {
             }
 
             // Then: the stored and removed events, in order, after the probe clears
-            List<EngineEvent> events = read(broker.bootstrapServers());
+            List<EngineEvent> events = read(broker);
             assertThat(events).extracting(EngineEvent::getKindCase).endsWith(EngineEvent.KindCase.STORED,
                     EngineEvent.KindCase.REMOVED);
             EngineEvent stored = events.get(events.size() - 2);
@@ -93,13 +122,15 @@ class ZmqBridgeTest {
         pub.send(payload);
     }
 
-    private static List<EngineEvent> read(String bootstrap) {
+    private static List<EngineEvent> read(EmbeddedKafkaBroker broker) {
         String topic = TopicCatalog.defaults().name(Topics.ENGINE_EVENTS);
         List<EngineEvent> out = new ArrayList<>();
+        Map<String, Object> config = new HashMap<>();
+        broker.clientProperties().forEach((k, v) -> config.put(k.toString(), v));
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // assigned, not subscribed: no group coordinator to wait for on a fresh broker
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);

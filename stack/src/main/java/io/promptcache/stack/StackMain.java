@@ -4,17 +4,19 @@ import io.promptcache.stack.bench.BenchCommand;
 import io.promptcache.stack.chaos.ChaosCommand;
 import io.promptcache.stack.simulate.SimulateCommand;
 import io.promptcache.stack.status.StatusCommand;
+import io.promptcache.stack.topics.TopicsCommand;
 import io.promptcache.stack.up.UpCommand;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code promptcache up | status | bench | simulate | chaos}: the local stack, its load generator, the what-if and the
- * fault suite.
+ * {@code promptcache up | status | bench | simulate | chaos | topics}: the local stack, its load generator, the
+ * what-if, the fault suite and the topics of any cluster.
  */
 @Command(name = "promptcache", mixinStandardHelpOptions = true, version = "promptcache 0.1.0", description = "The promptcache stack on one machine, a load generator and an offline what-if.", subcommands = {
-        UpCommand.class, StatusCommand.class, BenchCommand.class, SimulateCommand.class, ChaosCommand.class})
+        UpCommand.class, StatusCommand.class, BenchCommand.class, SimulateCommand.class, ChaosCommand.class,
+        TopicsCommand.class})
 public final class StackMain {
 
     private StackMain() {

@@ -10,8 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +36,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The local stack as a user runs it: 2 storage nodes, 2 index replicas, a gc-processor and the broker, each its own
  * process from the packaged applications, storage nodes checking SigV4 (the default of {@code up}) and the index
- * requiring an API key ({@code up --auth}); a short synthetic bench over the public APIs; then a clean stop.
+ * requiring an API key ({@code up --auth}); a short synthetic bench over the public APIs; every metric the Grafana
+ * dashboard charts exported; then a clean stop.
  */
 class StackIT {
 
@@ -93,6 +98,30 @@ class StackIT {
             assertThat(statusCli.execute("status", "--stack-file", stackFile.toString())).as(status.toString())
                     .isZero();
             assertThat(status.toString()).contains("node-1", "node-2").doesNotContain("DOWN");
+
+            // Then: every metric the Grafana dashboard charts is one the services export
+            Set<String> exported = new HashSet<>();
+            List<String> services = new ArrayList<>(info.index());
+            info.nodes().forEach(n -> services.add(n.url()));
+            services.add(info.gc());
+            for (String service : services) {
+                String text = http.send(HttpRequest.newBuilder(URI.create(service + "/q/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                Matcher names = Pattern.compile("(?m)^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]").matcher(text);
+                while (names.find()) {
+                    exported.add(names.group(1));
+                }
+            }
+            Set<String> charted = new HashSet<>();
+            Matcher metric = Pattern.compile("promptcache_[a-z0-9_]+").matcher(String.join("\n",
+                    new ObjectMapper().readTree(home.resolve("deploy/grafana/promptcache.json").toFile())
+                            .findValuesAsText("expr")));
+            while (metric.find()) {
+                charted.add(metric.group());
+            }
+            assertThat(charted).hasSizeGreaterThan(10);
+            assertThat(exported).as("metrics the dashboard (deploy/grafana/promptcache.json) charts").containsAll(
+                    charted);
         }
 
         // Then: a clean stop - no process left (nor any child of one), the throwaway data dir gone

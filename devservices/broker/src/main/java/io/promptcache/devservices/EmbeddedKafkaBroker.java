@@ -44,23 +44,27 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private static final String COMBINED_NODE_DIRECTORY = "combined_0_0";
     /** The listener of a pinned port. */
     static final String PINNED_LISTENER = "PINNED";
+    /** The listener that requires TLS and SASL/PLAIN ({@link Options#saslSsl()}). */
+    static final String SECURE_LISTENER = "SECURE";
 
     private final KafkaClusterTestKit cluster;
     private final Path baseDirectory;
     private final boolean deleteOnClose;
     private final TopicCatalog catalog;
     private final int pinnedPort;
+    private final SaslSsl saslSsl;
     /** Closes the broker if the JVM exits without {@link #close()}, so no temporary directory is left behind. */
     private final Thread shutdownHook = new Thread(this::close, "embedded-kafka-shutdown");
     private boolean closed;
 
     private EmbeddedKafkaBroker(KafkaClusterTestKit cluster, Path baseDirectory, boolean deleteOnClose,
-            Options options) {
+            Options options, int pinnedPort) {
         this.cluster = cluster;
         this.baseDirectory = baseDirectory;
         this.deleteOnClose = deleteOnClose;
         this.catalog = options.catalog();
-        this.pinnedPort = options.port();
+        this.pinnedPort = pinnedPort;
+        this.saslSsl = options.saslSsl();
     }
 
     /** Starts a broker with default {@link Options}. */
@@ -91,8 +95,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             TestKitNodes nodes = nodeBuilder.build();
             KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(false);
             brokerConfig(options).forEach(builder::setConfigProp);
-            if (options.port() > 0) {
-                pinnedListener(nodes, options.port()).forEach(builder::setConfigProp);
+            int pinnedPort = options.port() > 0 || options.saslSsl() == null ? options.port() : freePort();
+            if (pinnedPort > 0) {
+                pinnedListener(nodes, pinnedPort, options.saslSsl()).forEach(builder::setConfigProp);
             }
             cluster = builder.build();
             if (formattedClusterId == null) {
@@ -102,7 +107,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             cluster.startup();
             cluster.waitForReadyBrokers();
-            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(cluster, base, temporary, options);
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(cluster, base, temporary, options, pinnedPort);
             Runtime.getRuntime().addShutdownHook(broker.shutdownHook);
             broker.createTopics(options.catalog().newTopics(options.partitions(), (short) 1));
             LOG.info("Embedded Kafka broker serving at {} (data in {}, started in {} ms)",
@@ -155,17 +160,33 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /**
      * The listeners of a broker with a pinned port: the test kit's two (its broker listener, on the port it bound
-     * before, and its controller listener), and {@value #PINNED_LISTENER} on 127.0.0.1 at {@code port}. The test kit
-     * only fills these in when they are absent.
+     * before, and its controller listener), and {@value #PINNED_LISTENER} on 127.0.0.1 at {@code port} - or, with
+     * {@code saslSsl}, {@value #SECURE_LISTENER} there, requiring TLS and SASL/PLAIN. The test kit only fills these in
+     * when they are absent.
      */
-    private static Map<String, Object> pinnedListener(TestKitNodes nodes, int port) {
+    private static Map<String, Object> pinnedListener(TestKitNodes nodes, int port, SaslSsl saslSsl) {
         String broker = nodes.brokerListenerName().value();
         String controller = nodes.controllerListenerName().value();
-        return Map.of("listeners", broker + "://localhost:0," + controller + "://localhost:0," + PINNED_LISTENER
-                + "://127.0.0.1:" + port,
-                "listener.security.protocol.map", broker + ":" + nodes.brokerListenerProtocol().name + ","
-                        + controller + ":" + nodes.controllerListenerProtocol().name + "," + PINNED_LISTENER
-                        + ":PLAINTEXT");
+        String name = saslSsl == null ? PINNED_LISTENER : SECURE_LISTENER;
+        Map<String, Object> config = new HashMap<>();
+        config.put("listeners", broker + "://localhost:0," + controller + "://localhost:0," + name + "://127.0.0.1:"
+                + port);
+        config.put("listener.security.protocol.map", broker + ":" + nodes.brokerListenerProtocol().name + ","
+                + controller + ":" + nodes.controllerListenerProtocol().name + "," + name + ":"
+                + (saslSsl == null ? "PLAINTEXT" : "SASL_SSL"));
+        if (saslSsl != null) {
+            config.putAll(saslSsl.brokerSettings(name));
+        }
+        return config;
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
     }
 
     /** {@code host:port} to give clients as {@code bootstrap.servers}: the pinned port, if there is one. */
@@ -177,10 +198,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return catalog;
     }
 
-    /** Properties of an admin/producer/consumer connected to this broker. */
+    /** Properties of an admin/producer/consumer connected to this broker (TLS and SASL settings included). */
     public Properties clientProperties() {
         Properties properties = new Properties();
         properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        if (saslSsl != null) {
+            properties.putAll(saslSsl.clientSettings());
+        }
         return properties;
     }
 
@@ -255,9 +279,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @param partitions partitions per catalog topic; 0 for each topic's default
      * @param brokerOverrides extra broker configs (win over the defaults)
      * @param port the port clients bootstrap from, on 127.0.0.1; 0 for a free one chosen at start
+     * @param saslSsl when set, that port's listener requires TLS and SASL/PLAIN (clients need
+     *        {@link SaslSsl#clientSettings()}); null for a plain listener
      */
     public record Options(Path dataDirectory, TopicCatalog catalog, int partitions,
-            Map<String, String> brokerOverrides, int port) {
+            Map<String, String> brokerOverrides, int port, SaslSsl saslSsl) {
 
         public Options {
             brokerOverrides = Map.copyOf(brokerOverrides);
@@ -266,25 +292,30 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
         }
 
-        /** Temporary data, default catalog, each topic's default partitions, any free port. */
+        /** Temporary data, default catalog, each topic's default partitions, any free port, no TLS or SASL. */
         public static Options defaults() {
-            return new Options(null, TopicCatalog.defaults(), 0, Map.of(), 0);
+            return new Options(null, TopicCatalog.defaults(), 0, Map.of(), 0, null);
         }
 
         public Options withCatalog(TopicCatalog newCatalog) {
-            return new Options(dataDirectory, newCatalog, partitions, brokerOverrides, port);
+            return new Options(dataDirectory, newCatalog, partitions, brokerOverrides, port, saslSsl);
         }
 
         public Options withDataDirectory(Path directory) {
-            return new Options(directory, catalog, partitions, brokerOverrides, port);
+            return new Options(directory, catalog, partitions, brokerOverrides, port, saslSsl);
         }
 
         public Options withPartitions(int newPartitions) {
-            return new Options(dataDirectory, catalog, newPartitions, brokerOverrides, port);
+            return new Options(dataDirectory, catalog, newPartitions, brokerOverrides, port, saslSsl);
         }
 
         public Options withPort(int newPort) {
-            return new Options(dataDirectory, catalog, partitions, brokerOverrides, newPort);
+            return new Options(dataDirectory, catalog, partitions, brokerOverrides, newPort, saslSsl);
+        }
+
+        /** The port clients are given (pinned, or one chosen at start) requires TLS and SASL/PLAIN. */
+        public Options withSaslSsl(SaslSsl security) {
+            return new Options(dataDirectory, catalog, partitions, brokerOverrides, port, security);
         }
     }
 }

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +12,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ import io.promptcache.devservices.junit.EmbeddedKafkaExtension;
 import io.promptcache.schema.topic.TopicCatalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @ExtendWith(EmbeddedKafkaExtension.class)
 class EmbeddedKafkaBrokerTest extends KafkaBrokerContract {
@@ -105,10 +108,48 @@ class EmbeddedKafkaBrokerTest extends KafkaBrokerContract {
         }
     }
 
+    @Test
+    void shouldServeOnlyClientsWithTlsAndTheRightPasswordOnItsSecureListener(@TempDir Path dir) throws Exception {
+        // Given: a broker whose clients' port requires TLS and SASL/PLAIN
+        SaslSsl security = SaslSsl.selfSigned(dir.resolve("tls"), "promptcache", "s3cret");
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
+                .withCatalog(new TopicCatalog("secure.")).withPartitions(1).withSaslSsl(security))) {
+            String topic = "secure.nodes";
+
+            // When: a client with the right settings writes; one with a wrong password and one without TLS try
+            Map<String, Object> good = new HashMap<>(security.clientSettings());
+            good.put("bootstrap.servers", broker.bootstrapServers());
+            try (var producer = new KafkaProducer<String, String>(good, new StringSerializer(),
+                    new StringSerializer())) {
+                producer.send(new ProducerRecord<>(topic, "k", "over TLS")).get();
+            }
+            Map<String, Object> wrong = new HashMap<>(security.clientSettings("guess"));
+            wrong.put("bootstrap.servers", broker.bootstrapServers());
+            wrong.put("max.block.ms", 10_000);
+            Map<String, Object> plain = Map.of("bootstrap.servers", broker.bootstrapServers(), "max.block.ms", 5_000);
+
+            // Then: the first is read back (through the broker's own client settings); the others are refused
+            assertThat(values(broker, topic, 1)).containsExactly("over TLS");
+            try (var producer = new KafkaProducer<String, String>(wrong, new StringSerializer(),
+                    new StringSerializer())) {
+                assertThatThrownBy(() -> producer.send(new ProducerRecord<>(topic, "k", "no")).get())
+                        .hasRootCauseInstanceOf(SaslAuthenticationException.class);
+            }
+            try (var producer = new KafkaProducer<String, String>(plain, new StringSerializer(),
+                    new StringSerializer())) {
+                assertThatThrownBy(() -> producer.send(new ProducerRecord<>(topic, "k", "no")).get())
+                        .as("a client without TLS gets no metadata")
+                        .hasRootCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
+            }
+        }
+    }
+
     /** The values of partition 0 of {@code topic} from its start, polled until {@code expected} or 20 s. */
     private static List<String> values(EmbeddedKafkaBroker broker, String topic, int expected) {
-        try (var consumer = new KafkaConsumer<String, String>(Map.of("bootstrap.servers", broker.bootstrapServers()),
-                new StringDeserializer(), new StringDeserializer())) {
+        Map<String, Object> config = new HashMap<>();
+        broker.clientProperties().forEach((k, v) -> config.put(k.toString(), v));
+        try (var consumer = new KafkaConsumer<String, String>(config, new StringDeserializer(),
+                new StringDeserializer())) {
             var partition = new TopicPartition(topic, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));

@@ -11,6 +11,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 
+import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
 
 /**
@@ -30,11 +31,7 @@ public class DeadLetterHandler implements DeserializationExceptionHandler {
 
     @Override
     public void configure(Map<String, ?> configs) {
-        configs.forEach((key, value) -> {
-            if (ProducerConfig.configNames().contains(key) && !key.endsWith(".serializer")) {
-                producerConfig.put(key, value);
-            }
-        });
+        producerConfig.putAll(ClientSettings.producer(configs));
         producerConfig.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, configs.get(StreamsConfig.APPLICATION_ID_CONFIG)
                 + "-dead-letters");

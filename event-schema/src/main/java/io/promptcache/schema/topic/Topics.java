@@ -55,6 +55,12 @@ public final class Topics {
     public static final TopicSpec<byte[], DeadLetter> DEAD_LETTERS = new TopicSpec<>("dead-letters",
             EventSerdes.rawKey(), EventSerdes.deadLetter(), 1, deleted(Duration.ofDays(7)));
 
+    /**
+     * Topics that must have as many partitions as each other: the gc-processor reads an object's record, its accesses
+     * and its prefix references (re-keyed from {@code prefixes}) in one task per partition number.
+     */
+    public static final List<TopicSpec<?, ?>> CO_PARTITIONED = List.of(OBJECTS, ACCESS, PREFIXES);
+
     /** Every topic, in a stable order. */
     public static final List<TopicSpec<?, ?>> ALL = List.of(PREFIXES, OBJECTS, ACCESS, NODES, ENGINE_EVENTS,
             NAMESPACES, DEAD_LETTERS);

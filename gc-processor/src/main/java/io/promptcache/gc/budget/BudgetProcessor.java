@@ -112,6 +112,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
      * usage, one step of the orphan sweep.
      */
     void enforce(long now) {
+        long started = System.nanoTime();
         Map<String, NodeStatus> heartbeats = nodes.all();
         heartbeats.forEach((node, status) -> reclaimed(node, status, now));
         long horizon = (settings.policy().reclaimOnDemand()
@@ -130,6 +131,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         nominate(heartbeats, now);
         metrics.usage(book.usage(), limits(heartbeats));
         sweep.step(now, heartbeats, id -> book.get(id) != null);
+        metrics.round(System.nanoTime() - started);
     }
 
     private void tombstone(ObjectId id, TombstoneReason reason, long deleteAfter, long now) {

@@ -3,12 +3,14 @@ package io.promptcache.gc.metrics;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.promptcache.gc.budget.Usage;
 import io.promptcache.schema.object.TombstoneReasons;
 import io.promptcache.schema.proto.TombstoneReason;
@@ -32,6 +34,7 @@ public final class GcMetrics {
     private final Map<Anomaly, Counter> anomalies = new ConcurrentHashMap<>();
     private final Counter retracted;
     private final Counter restored;
+    private final Timer rounds;
     private final Counter deleted;
     private final Counter deleteFailures;
     private final Counter skippedCopies;
@@ -51,6 +54,9 @@ public final class GcMetrics {
         this.registry = registry;
         this.retracted = registry.counter("promptcache_gc_prefixes_retracted_total");
         this.restored = registry.counter("promptcache_gc_prefixes_restored_total");
+        this.rounds = Timer.builder("promptcache_gc_round_seconds")
+                .description("budget rounds (count) and how long each took: plan, tombstones, nominations, sweep step")
+                .register(registry);
         this.deleted = registry.counter("promptcache_gc_deletes_total", "outcome", "done");
         this.deleteFailures = registry.counter("promptcache_gc_deletes_total", "outcome", "failed");
         this.skippedCopies = registry.counter("promptcache_gc_deletes_total", "outcome", "skipped_node_lost");
@@ -90,6 +96,11 @@ public final class GcMetrics {
 
     public void retracted(int prefixes) {
         retracted.increment(prefixes);
+    }
+
+    /** One budget round took {@code nanos}. */
+    public void round(long nanos) {
+        rounds.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** Prefix keys of LIVE objects written back after a retraction meant for an older object nulled them. */

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -16,8 +17,10 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import org.jboss.logging.Logger;
 
+import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
+import io.smallrye.common.annotation.Identifier;
 
 /**
  * Readiness: {@code objects}, {@code access} and {@code prefixes} have the same number of partitions. The ledger
@@ -32,8 +35,9 @@ public class CoPartitioningCheck implements HealthCheck {
 
     private static final Logger LOG = Logger.getLogger(CoPartitioningCheck.class);
 
-    @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092")
-    String bootstrap;
+    @Inject
+    @Identifier("default-kafka-broker")
+    Map<String, Object> kafka;
 
     @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
     String topicPrefix;
@@ -46,11 +50,11 @@ public class CoPartitioningCheck implements HealthCheck {
             return HealthCheckResponse.up("co-partitioning");
         }
         TopicCatalog catalog = new TopicCatalog(topicPrefix);
-        List<String> topics = List.of(catalog.name(Topics.OBJECTS), catalog.name(Topics.ACCESS),
-                catalog.name(Topics.PREFIXES));
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                3000))) {
+        List<String> topics = Topics.CO_PARTITIONED.stream().map(catalog::name).toList();
+        Map<String, Object> config = ClientSettings.admin(kafka);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000);
+        try (Admin admin = Admin.create(config)) {
             Map<String, Integer> counts = admin.describeTopics(topics).allTopicNames().get(5, TimeUnit.SECONDS)
                     .values().stream()
                     .collect(Collectors.toMap(TopicDescription::name, d -> d.partitions().size()));

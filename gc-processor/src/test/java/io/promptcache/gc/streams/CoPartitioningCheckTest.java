@@ -34,7 +34,7 @@ class CoPartitioningCheckTest {
                     .all().get();
         }
         CoPartitioningCheck check = new CoPartitioningCheck();
-        check.bootstrap = bootstrap;
+        check.kafka = Map.of("bootstrap.servers", bootstrap);
         check.topicPrefix = "mismatch.";
 
         // When

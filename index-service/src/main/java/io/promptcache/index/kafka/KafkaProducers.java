@@ -2,21 +2,24 @@ package io.promptcache.index.kafka;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.HashMap;
 import java.util.Map;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
+import io.smallrye.common.annotation.Identifier;
 
 /**
  * The Kafka producers of this replica, all bounded by {@code promptcache.index.store.kafka-timeout}: one shared
@@ -26,16 +29,16 @@ import io.promptcache.schema.topic.TopicSpec;
 @ApplicationScoped
 public class KafkaProducers {
 
-    private final String bootstrap;
+    private final Map<String, Object> kafka;
     private final String instanceId;
     private final TopicCatalog catalog;
     private final int timeoutMs;
     private volatile KafkaProducer<byte[], byte[]> plain;
 
-    KafkaProducers(IndexConfig config, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
+    KafkaProducers(IndexConfig config, @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX) String prefix,
             @ConfigProperty(name = "quarkus.http.port", defaultValue = "8080") int httpPort) {
-        this.bootstrap = bootstrap;
+        this.kafka = kafka;
         this.instanceId = config.instanceId().orElseGet(() -> hostName() + "-" + httpPort);
         this.catalog = new TopicCatalog(prefix);
         this.timeoutMs = (int) config.store().kafkaTimeout().toMillis();
@@ -55,6 +58,13 @@ public class KafkaProducers {
         String name = catalog.name(topic);
         return new ProducerRecord<>(name, topic.keySerde().serializer().serialize(name, key),
                 topic.valueSerde().serializer().serialize(name, value));
+    }
+
+    /** A new consumer with this service's Kafka settings ({@code kafka.*}) and {@code overrides}. */
+    public KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> overrides) {
+        Map<String, Object> config = ClientSettings.consumer(kafka);
+        config.putAll(overrides);
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /** The shared non-transactional producer (created on first use). */
@@ -80,8 +90,7 @@ public class KafkaProducers {
     }
 
     private Map<String, Object> base() {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Map<String, Object> config = ClientSettings.producer(kafka);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);

@@ -15,8 +15,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.promptcache.index.kafka.KafkaProducers;
@@ -39,7 +37,6 @@ public class EngineEventIngest {
     private final Routing routing;
     private final RoutingMetrics metrics;
     private final KafkaProducers producers;
-    private final String bootstrap;
     private final AtomicLong applied = new AtomicLong();
     private volatile boolean running;
     private volatile boolean caughtUp;
@@ -47,12 +44,10 @@ public class EngineEventIngest {
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private Thread thread;
 
-    EngineEventIngest(Routing routing, RoutingMetrics metrics, KafkaProducers producers,
-            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
+    EngineEventIngest(Routing routing, RoutingMetrics metrics, KafkaProducers producers) {
         this.routing = routing;
         this.metrics = metrics;
         this.producers = producers;
-        this.bootstrap = bootstrap;
     }
 
     void start(@Observes StartupEvent event) {
@@ -87,13 +82,11 @@ public class EngineEventIngest {
         // on the shared producer, which KafkaProducers owns and closes: never closed here
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(producers.plain(), producers.catalog(),
                 producers.instanceId());
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        try (KafkaConsumer<byte[], byte[]> c = producers.consumer(Map.of(
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000,
-                ConsumerConfig.CLIENT_ID_CONFIG, "engine-events-" + producers.instanceId()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                ConsumerConfig.CLIENT_ID_CONFIG, "engine-events-" + producers.instanceId()))) {
             consumer = c;
             List<TopicPartition> partitions = partitions(c, topic);
             if (partitions.isEmpty()) {

@@ -186,10 +186,19 @@ final class Engines {
         }
     }
 
-    /** The index's error code of a failed call, under {@code code.<code>}: why the 503s were 503s. */
+    /**
+     * The index's error code of a failed call, under {@code code.<code>}: why the 503s were 503s. A storage node's
+     * failure is also counted by what the node did: {@code .full} when it refused the write for want of room (507),
+     * {@code .other} otherwise (no answer, a timeout, another error).
+     */
     private void countCode(IndexApi.CallFailed e) {
         if (e.code() != null) {
             counts.add("code." + e.code());
+            if (e.code().equals("StorageNodeFailed")) {
+                counts.add("code.StorageNodeFailed." + (String.valueOf(e.getMessage()).contains("answered 507")
+                        ? "full"
+                        : "other"));
+            }
         }
     }
 

@@ -5,10 +5,12 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.stack.Sizes;
 
 import picocli.CommandLine.Command;
@@ -50,8 +52,12 @@ public final class UpCommand implements Callable<Integer> {
     Path dataDir;
 
     @Option(names = "--kafka", description = "bootstrap servers of an external Kafka (then no broker is started; "
-            + "its topics must exist)")
+            + "its topics must exist: `promptcache topics --bootstrap ...` creates them)")
     String kafka;
+
+    @Option(names = "--kafka-config", description = "Kafka client settings for every service (TLS, SASL), key=value "
+            + "lines as Kafka's tools take them; each is given to the services as kafka.<key>")
+    Path kafkaConfig;
 
     @Option(names = "--open-storage", description = "storage nodes accept unsigned requests (default: they check SigV4 "
             + "with a key made at start, which the index and the GC sign with; lookups return presigned URLs)")
@@ -82,7 +88,8 @@ public final class UpCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintWriter out = command.commandLine().getOut();
         StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodes, replicas, noGc ? 0 : 1,
-                indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig, nodeConfig, gcConfig, !openStorage,
+                indexPort, nodePort, gcPort, nodeCapacity, kafka, withKafkaSettings(indexConfig),
+                withKafkaSettings(nodeConfig), withKafkaSettings(gcConfig), !openStorage,
                 auth ? Secrets.random(24) : null);
         out.println("starting promptcache: " + nodes + " storage node(s), " + replicas + " index replica(s)"
                 + (noGc ? "" : ", a gc-processor") + (kafka == null
@@ -135,6 +142,14 @@ public final class UpCommand implements Callable<Integer> {
                 : "OPEN: no API keys, every caller is one tenant (--auth turns keys on)"));
         out.println("  data           " + info.dataDir() + (info.throwaway() ? " (throwaway)" : ""));
         out.println("  logs           " + info.logsDir());
+    }
+
+    /** {@code config} after the settings of {@code --kafka-config}, each as {@code kafka.<key>} (config wins). */
+    private Map<String, String> withKafkaSettings(Map<String, String> config) {
+        Map<String, String> all = new LinkedHashMap<>();
+        ClientSettings.load(kafkaConfig).forEach((key, value) -> all.put("kafka." + key, value));
+        all.putAll(config);
+        return all;
     }
 
     /** The checkout this tool runs from: {@code <home>/stack/target/promptcache-stack.jar} or its classes. */

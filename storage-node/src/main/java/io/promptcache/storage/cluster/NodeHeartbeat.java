@@ -1,7 +1,6 @@
 package io.promptcache.storage.cluster;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -21,6 +20,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
@@ -76,12 +76,7 @@ public class NodeHeartbeat {
                     + "heartbeats, so no index-service or gc-processor will use it", nodeId);
             return;
         }
-        Map<String, Object> producerConfig = new HashMap<>();
-        kafkaConfig.forEach((key, value) -> {
-            if (ProducerConfig.configNames().contains(key)) {
-                producerConfig.put(key, value);
-            }
-        });
+        Map<String, Object> producerConfig = ClientSettings.producer(kafkaConfig);
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "storage-node-heartbeat-" + nodeId);
         producerConfig.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         producerConfig.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);

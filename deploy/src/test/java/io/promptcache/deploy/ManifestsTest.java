@@ -1,0 +1,274 @@
+package io.promptcache.deploy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
+import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.Topics;
+import io.strimzi.api.kafka.model.topic.KafkaTopic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every overlay of {@code deploy/k8s}, rendered with kustomize ({@code kubectl kustomize}), read by the Kubernetes,
+ * Prometheus Operator and Strimzi model classes with no unknown field, and wired up: every reference resolves,
+ * probes hit the health groups the services have, containers run as non-root with memory limits, each catalog topic
+ * is a KafkaTopic.
+ */
+class ManifestsTest {
+
+    /** Secrets the production overlay expects the cluster to hold (from a secret manager; deploy/README.md). */
+    private static final Set<String> SUPPLIED_BY_THE_OPERATOR = Set.of("promptcache-storage-credentials");
+    private static final Set<String> HEALTH_PATHS = Set.of("/q/health/started", "/q/health/ready", "/q/health/live");
+
+    @Test
+    void shouldReadEveryBaseFileWithTheModelClassesWithoutKustomize() throws Exception {
+        // Given: the base's files, as checked in
+        List<Path> files;
+        try (Stream<Path> list = Files.list(Manifests.K8S.resolve("base"))) {
+            files = list.filter(p -> p.toString().endsWith(".yaml") && !p.endsWith("kustomization.yaml")).sorted()
+                    .toList();
+        }
+
+        // When
+        List<HasMetadata> resources = new ArrayList<>();
+        for (Path file : files) {
+            for (JsonNode doc : Manifests.documents(Files.readString(file))) {
+                resources.add(Manifests.typed(doc));
+            }
+        }
+
+        // Then
+        assertThat(files).isNotEmpty();
+        assertThat(resources).allSatisfy(r -> assertThat(Manifests.unknownFields(r)).isEmpty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"base", "overlays/dev", "overlays/production"})
+    void shouldRenderIntoResourcesTheModelsReadWithEveryReferenceResolved(String dir) throws Exception {
+        // Given
+        Assumptions.assumeTrue(Manifests.kubectlAvailable(), "kubectl (with its kustomize) is not on the PATH: the "
+                + "rendered overlays are not checked; the base files are (the test above)");
+
+        // When
+        List<HasMetadata> resources = Manifests.render(Manifests.K8S.resolve(dir)).stream().map(Manifests::typed)
+                .toList();
+
+        // Then
+        List<String> problems = new ArrayList<>();
+        resources.forEach(r -> Manifests.unknownFields(r).forEach(f -> problems.add("unknown field " + f)));
+        Rendering rendering = new Rendering(resources);
+        problems.addAll(rendering.danglingReferences(dir.equals("overlays/dev")
+                ? Set.of()
+                : SUPPLIED_BY_THE_OPERATOR));
+        problems.addAll(rendering.containerProblems());
+        problems.addAll(rendering.selectorProblems());
+        assertThat(problems).isEmpty();
+        assertThat(rendering.of(KafkaTopic.class)).extracting(t -> t.getSpec().getTopicName())
+                .containsExactlyInAnyOrderElementsOf(Topics.ALL.stream().map(TopicCatalog.defaults()::name).toList());
+        assertThat(rendering.of(KafkaTopic.class)).allSatisfy(t -> {
+            assertThat(t.getMetadata().getLabels()).containsKey("strimzi.io/cluster");
+            assertThat(t.getSpec().getReplicas()).isEqualTo(dir.equals("overlays/dev") ? 1 : 3);
+        });
+    }
+
+    @Test
+    void shouldKeepEveryStorageNodesCapacityBelowItsVolume() throws Exception {
+        Assumptions.assumeTrue(Manifests.kubectlAvailable(), "kubectl (with its kustomize) is not on the PATH");
+        for (String dir : List.of("base", "overlays/dev", "overlays/production")) {
+            StatefulSet nodes = new Rendering(Manifests.render(Manifests.K8S.resolve(dir)).stream()
+                    .map(Manifests::typed).toList()).of(StatefulSet.class).stream()
+                    .filter(s -> s.getMetadata().getName().equals("storage-node")).findFirst().orElseThrow();
+            long capacity = Long.parseLong(env(nodes.getSpec().getTemplate().getSpec().getContainers().get(0),
+                    "PROMPTCACHE_STORAGE_CAPACITY_BYTES"));
+            long volume = Quantity.getAmountInBytes(nodes.getSpec().getVolumeClaimTemplates().get(0).getSpec()
+                    .getResources().getRequests().get("storage")).longValue();
+            assertThat(capacity).as(dir + ": the node's capacity vs its volume").isLessThanOrEqualTo(volume * 9 / 10);
+        }
+    }
+
+    private static String env(Container container, String name) {
+        return container.getEnv().stream().filter(e -> e.getName().equals(name)).map(EnvVar::getValue).findFirst()
+                .orElseThrow(() -> new AssertionError(container.getName() + " has no " + name));
+    }
+
+    /** One rendering's resources and the checks that look across them. */
+    private record Rendering(List<HasMetadata> resources) {
+
+        <T extends HasMetadata> List<T> of(Class<T> type) {
+            return resources.stream().filter(type::isInstance).map(type::cast).toList();
+        }
+
+        Set<String> names(Class<? extends HasMetadata> type) {
+            return of(type).stream().map(r -> r.getMetadata().getName()).collect(Collectors.toSet());
+        }
+
+        List<PodTemplateSpec> templates() {
+            List<PodTemplateSpec> templates = new ArrayList<>();
+            of(StatefulSet.class).forEach(s -> templates.add(s.getSpec().getTemplate()));
+            of(Deployment.class).forEach(d -> templates.add(d.getSpec().getTemplate()));
+            return templates;
+        }
+
+        /** ConfigMaps and Secrets the pods name exist; StatefulSets' services exist and are headless. */
+        List<String> danglingReferences(Set<String> external) {
+            List<String> problems = new ArrayList<>();
+            Set<String> configMaps = names(ConfigMap.class);
+            Set<String> secrets = new HashSet<>(names(Secret.class));
+            secrets.addAll(external);
+            for (PodTemplateSpec pod : templates()) {
+                for (Container c : pod.getSpec().getContainers()) {
+                    c.getEnvFrom().forEach(from -> {
+                        if (from.getConfigMapRef() != null && !configMaps.contains(from.getConfigMapRef().getName())) {
+                            problems.add(c.getName() + ": no ConfigMap " + from.getConfigMapRef().getName());
+                        }
+                        if (from.getSecretRef() != null && !secrets.contains(from.getSecretRef().getName())) {
+                            problems.add(c.getName() + ": no Secret " + from.getSecretRef().getName());
+                        }
+                    });
+                    c.getEnv().stream().filter(e -> e.getValueFrom() != null
+                            && e.getValueFrom().getSecretKeyRef() != null).forEach(e -> {
+                                if (!secrets.contains(e.getValueFrom().getSecretKeyRef().getName())) {
+                                    problems.add(c.getName() + ": env " + e.getName() + " names no Secret "
+                                            + e.getValueFrom().getSecretKeyRef().getName());
+                                }
+                            });
+                }
+            }
+            Map<String, Service> services = of(Service.class).stream()
+                    .collect(Collectors.toMap(s -> s.getMetadata().getName(), s -> s));
+            for (StatefulSet set : of(StatefulSet.class)) {
+                Service governing = services.get(set.getSpec().getServiceName());
+                if (governing == null || !"None".equals(governing.getSpec().getClusterIP())) {
+                    problems.add(set.getMetadata().getName() + ": its serviceName "
+                            + set.getSpec().getServiceName() + " is not a headless Service here");
+                }
+            }
+            return problems;
+        }
+
+        /** Non-root, memory limited, probed on the services' health groups by a port the container names. */
+        List<String> containerProblems() {
+            List<String> problems = new ArrayList<>();
+            for (PodTemplateSpec pod : templates()) {
+                if (pod.getSpec().getSecurityContext() == null
+                        || !Boolean.TRUE.equals(pod.getSpec().getSecurityContext().getRunAsNonRoot())) {
+                    problems.add(pod.getMetadata().getLabels() + ": not runAsNonRoot");
+                }
+                for (Container c : pod.getSpec().getContainers()) {
+                    if (c.getImage() == null || c.getImage().isBlank()) {
+                        problems.add(c.getName() + ": no image");
+                    }
+                    if (c.getResources() == null || c.getResources().getLimits() == null
+                            || !c.getResources().getLimits().containsKey("memory")
+                            || c.getResources().getRequests() == null
+                            || !c.getResources().getRequests().containsKey("cpu")) {
+                        problems.add(c.getName() + ": needs a cpu request and a memory limit");
+                    }
+                    Set<String> ports = c.getPorts().stream().map(p -> p.getName()).filter(Objects::nonNull)
+                            .collect(Collectors.toSet());
+                    for (Probe probe : Stream.of(c.getStartupProbe(), c.getReadinessProbe(), c.getLivenessProbe())
+                            .toList()) {
+                        if (probe == null || probe.getHttpGet() == null) {
+                            problems.add(c.getName() + ": needs startup, readiness and liveness HTTP probes");
+                            continue;
+                        }
+                        if (!HEALTH_PATHS.contains(probe.getHttpGet().getPath())) {
+                            problems.add(c.getName() + ": probe of " + probe.getHttpGet().getPath());
+                        }
+                        if (!ports.contains(probe.getHttpGet().getPort().getStrVal())) {
+                            problems.add(c.getName() + ": probe port " + probe.getHttpGet().getPort()
+                                    + " is not a named port of the container");
+                        }
+                    }
+                    if (!"/q/health/ready".equals(c.getReadinessProbe() == null
+                            ? null
+                            : c.getReadinessProbe().getHttpGet().getPath())
+                            || !"/q/health/live".equals(c.getLivenessProbe() == null
+                                    ? null
+                                    : c.getLivenessProbe().getHttpGet().getPath())) {
+                        problems.add(c.getName() + ": readiness must probe /q/health/ready, liveness /q/health/live");
+                    }
+                }
+            }
+            return problems;
+        }
+
+        /** Services, PodDisruptionBudgets and the ServiceMonitor select something, on ports that exist. */
+        List<String> selectorProblems() {
+            List<String> problems = new ArrayList<>();
+            List<PodTemplateSpec> pods = templates();
+            for (Service service : of(Service.class)) {
+                List<PodTemplateSpec> selected = pods.stream()
+                        .filter(p -> matches(service.getSpec().getSelector(), p.getMetadata().getLabels())).toList();
+                if (selected.isEmpty()) {
+                    problems.add("Service " + service.getMetadata().getName() + " selects no pod");
+                }
+                for (ServicePort port : service.getSpec().getPorts()) {
+                    boolean named = selected.stream().flatMap(p -> p.getSpec().getContainers().stream())
+                            .flatMap(c -> c.getPorts().stream())
+                            .anyMatch(p -> p.getName().equals(port.getTargetPort().getStrVal()));
+                    if (!named) {
+                        problems.add("Service " + service.getMetadata().getName() + ": target port "
+                                + port.getTargetPort() + " is no container port of its pods");
+                    }
+                }
+            }
+            for (PodDisruptionBudget pdb : of(PodDisruptionBudget.class)) {
+                if (pods.stream().noneMatch(p -> matches(pdb.getSpec().getSelector().getMatchLabels(),
+                        p.getMetadata().getLabels()))) {
+                    problems.add("PodDisruptionBudget " + pdb.getMetadata().getName() + " selects no pod");
+                }
+            }
+            for (ServiceMonitor monitor : of(ServiceMonitor.class)) {
+                List<Service> scraped = of(Service.class).stream().filter(s -> matches(
+                        monitor.getSpec().getSelector().getMatchLabels(), s.getMetadata().getLabels())).toList();
+                Set<String> kinds = scraped.stream().map(s -> s.getMetadata().getName()).collect(Collectors.toSet());
+                if (!kinds.containsAll(Set.of("storage-node", "index-service", "gc-processor"))) {
+                    problems.add("ServiceMonitor " + monitor.getMetadata().getName() + " scrapes only " + kinds);
+                }
+                monitor.getSpec().getEndpoints().forEach(e -> scraped.forEach(s -> {
+                    if (s.getSpec().getPorts().stream().noneMatch(p -> p.getName().equals(e.getPort()))) {
+                        problems.add("ServiceMonitor endpoint port " + e.getPort() + " is not a port of Service "
+                                + s.getMetadata().getName());
+                    }
+                }));
+            }
+            return problems;
+        }
+
+        private static boolean matches(Map<String, String> selector, Map<String, String> labels) {
+            return selector != null && !selector.isEmpty() && labels != null
+                    && labels.entrySet().containsAll(selector.entrySet());
+        }
+    }
+}
