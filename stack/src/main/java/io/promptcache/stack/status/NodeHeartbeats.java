@@ -12,9 +12,9 @@ final class NodeHeartbeats {
     private NodeHeartbeats() {
     }
 
-    static Map<String, NodeStatus> read(String bootstrap) {
+    static Map<String, NodeStatus> read(String bootstrap, Map<String, String> settings) {
         Map<String, NodeStatus> latest = new TreeMap<>();
-        TopicSnapshot.latest(bootstrap, Topics.NODES).values().stream().filter(java.util.Objects::nonNull)
+        TopicSnapshot.latest(bootstrap, settings, Topics.NODES).values().stream().filter(java.util.Objects::nonNull)
                 .forEach(status -> latest.put(status.getNodeId(), status));
         return latest;
     }

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.stack.Sizes;
 import io.promptcache.stack.up.StackInfo;
@@ -42,7 +43,8 @@ public final class StatusCommand implements Callable<Integer> {
             allUp &= line(out, "gc-processor", info.gc());
         }
         out.println("storage nodes (latest heartbeats)");
-        for (Map.Entry<String, NodeStatus> e : NodeHeartbeats.read(info.bootstrap()).entrySet()) {
+        for (Map.Entry<String, NodeStatus> e : NodeHeartbeats.read(info.bootstrap(),
+                ClientSettings.load(info.kafkaConfig() == null ? null : Path.of(info.kafkaConfig()))).entrySet()) {
             NodeStatus n = e.getValue();
             out.printf(Locale.ROOT, "  %-10s %-6s %10s of %10s (%5.1f %%)  %7d objects  RAM %s of %s%n", e.getKey(),
                     n.getState().name().replace("NODE_STATE_", ""), Sizes.format(n.getUsedBytes()),

@@ -11,6 +11,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
+import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
 
@@ -28,9 +29,15 @@ public final class TopicSnapshot {
 
     /** The latest value per key of {@code topic} at {@code bootstrap} (default catalog prefix). */
     public static <K, V> Map<K, V> latest(String bootstrap, TopicSpec<K, V> topic) {
+        return latest(bootstrap, Map.of(), topic);
+    }
+
+    /** The same, with Kafka client settings (TLS, SASL: {@code ClientSettings.load}). */
+    public static <K, V> Map<K, V> latest(String bootstrap, Map<String, String> settings, TopicSpec<K, V> topic) {
         String name = TopicCatalog.defaults().name(topic);
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, Object> config = ClientSettings.consumer(settings);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         Map<K, V> latest = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {

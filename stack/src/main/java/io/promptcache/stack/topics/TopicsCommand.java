@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -88,6 +90,14 @@ public final class TopicsCommand implements Callable<Integer> {
         List<TopicAudit.Finding> findings;
         try (Admin admin = Admin.create(config)) {
             findings = new TopicAudit(admin, catalog).run(check, partitions, Optional.ofNullable(replicationFactor));
+        } catch (ExecutionException | TimeoutException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            if (cause instanceof org.apache.kafka.common.errors.TimeoutException || cause instanceof TimeoutException) {
+                throw new IllegalStateException("no answer from Kafka at " + bootstrap + " within 30 s: is it "
+                        + "reachable, and does it require TLS or SASL (give its client settings with "
+                        + "--command-config)?", cause);
+            }
+            throw e;
         }
         boolean ok = true;
         for (TopicAudit.Finding f : findings) {

@@ -107,7 +107,7 @@ public final class Stack implements AutoCloseable {
         }
         info = new StackInfo(ProcessHandle.current().pid(), bootstrap, spec.kafka() == null, dataDir.toString(),
                 throwaway, logs.toString(), index, nodeInfo, gcs.isEmpty() ? null : gcs.get(0).url(""),
-                spec.signedStorage(), spec.apiKey());
+                spec.signedStorage(), spec.apiKey(), null);
     }
 
     private String startBroker() {

@@ -25,9 +25,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * @param gc the gc-processor's base URL, or null
  * @param signedStorage whether the storage nodes check SigV4
  * @param apiKey the index's API key for the bench and tools, or null when the index is open
+ * @param kafkaConfig the Kafka client settings file {@code up --kafka-config} gave (TLS, SASL), or null: {@code status}
+ *        reads the heartbeats with it
  */
 public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, String dataDir, boolean throwaway,
-        String logsDir, List<String> index, List<Node> nodes, String gc, boolean signedStorage, String apiKey) {
+        String logsDir, List<String> index, List<Node> nodes, String gc, boolean signedStorage, String apiKey,
+        String kafkaConfig) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -36,6 +39,12 @@ public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, Strin
      * and tests that pause or kill it).
      */
     public record Node(String id, String url, long pid) {
+    }
+
+    /** This stack with the Kafka client settings file {@code file} (null: none). */
+    public StackInfo withKafkaConfig(String file) {
+        return new StackInfo(pid, bootstrap, embeddedKafka, dataDir, throwaway, logsDir, index, nodes, gc,
+                signedStorage, apiKey, file);
     }
 
     /** Where {@code up} writes the stack file unless told: {@code .promptcache-stack.json} in the checkout. */

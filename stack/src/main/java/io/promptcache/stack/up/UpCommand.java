@@ -101,7 +101,9 @@ public final class UpCommand implements Callable<Integer> {
         long start = System.nanoTime();
         CountDownLatch stopped = new CountDownLatch(1);
         try (Stack stack = Stack.start(spec)) {
-            StackInfo info = stack.info();
+            StackInfo info = stack.info().withKafkaConfig(kafkaConfig == null
+                    ? null
+                    : kafkaConfig.toAbsolutePath().toString());
             Path file = StackInfo.fileOrDefault(stackFile);
             info.write(file);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
