@@ -1,5 +1,6 @@
 package io.promptcache.stack.topics;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -30,8 +31,6 @@ import io.promptcache.schema.topic.Topics;
  */
 public final class TopicAudit {
 
-    private static final long TIMEOUT_S = 30;
-
     /** What was found for one topic. */
     public record Finding(String topic, Outcome outcome, String detail) {
     }
@@ -49,10 +48,13 @@ public final class TopicAudit {
 
     private final Admin admin;
     private final TopicCatalog catalog;
+    private final long timeoutMs;
 
-    public TopicAudit(Admin admin, TopicCatalog catalog) {
+    /** @param timeout how long to wait for each answer of the cluster */
+    public TopicAudit(Admin admin, TopicCatalog catalog, Duration timeout) {
         this.admin = admin;
         this.catalog = catalog;
+        this.timeoutMs = timeout.toMillis();
     }
 
     /**
@@ -63,7 +65,7 @@ public final class TopicAudit {
      */
     public List<Finding> run(boolean checkOnly, int partitions, Optional<Short> replicationFactor)
             throws ExecutionException, TimeoutException, InterruptedException {
-        Set<String> existing = admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS);
+        Set<String> existing = admin.listTopics().names().get(timeoutMs, TimeUnit.MILLISECONDS);
         List<Finding> findings = new ArrayList<>();
         List<NewTopic> create = new ArrayList<>();
         for (TopicSpec<?, ?> topic : Topics.ALL) {
@@ -80,7 +82,7 @@ public final class TopicAudit {
         }
         for (var created : admin.createTopics(create).values().entrySet()) {
             try {
-                created.getValue().get(TIMEOUT_S, TimeUnit.SECONDS);
+                created.getValue().get(timeoutMs, TimeUnit.MILLISECONDS);
                 findings.add(new Finding(created.getKey(), Outcome.CREATED, "created"));
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
@@ -99,8 +101,8 @@ public final class TopicAudit {
             throws ExecutionException, TimeoutException, InterruptedException {
         List<ConfigResource> resources = present.stream()
                 .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList();
-        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(TIMEOUT_S,
-                TimeUnit.SECONDS);
+        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(timeoutMs,
+                TimeUnit.MILLISECONDS);
         List<Finding> findings = new ArrayList<>();
         for (String name : present) {
             TopicSpec<?, ?> topic = catalog.byName(name).orElseThrow();
@@ -125,9 +127,10 @@ public final class TopicAudit {
     /** The co-partitioned topics (the GC reads them by object id in one task) must have as many partitions. */
     private List<Finding> partitionFindings() throws ExecutionException, TimeoutException, InterruptedException {
         List<String> names = Topics.CO_PARTITIONED.stream().map(catalog::name).toList();
-        Set<String> existing = admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS);
+        Set<String> existing = admin.listTopics().names().get(timeoutMs, TimeUnit.MILLISECONDS);
         Collection<String> present = names.stream().filter(existing::contains).toList();
-        Map<String, Integer> counts = admin.describeTopics(present).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS)
+        Map<String, Integer> counts = admin.describeTopics(present).allTopicNames()
+                .get(timeoutMs, TimeUnit.MILLISECONDS)
                 .values().stream().collect(Collectors.toMap(TopicDescription::name, d -> d.partitions().size()));
         if (counts.values().stream().distinct().count() <= 1) {
             return List.of();

@@ -3,6 +3,7 @@ package io.promptcache.stack.topics;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +16,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.stack.bench.DurationConverter;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,6 +69,10 @@ public final class TopicsCommand implements Callable<Integer> {
     @Option(names = "--out", description = "with --strimzi: write to this file instead of standard output")
     Path out;
 
+    @Option(names = "--timeout", defaultValue = "30s", converter = DurationConverter.class, description = "how long "
+            + "to wait for the cluster's answers (default ${DEFAULT-VALUE})")
+    Duration timeout;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter stdout = command.commandLine().getOut();
@@ -86,16 +92,21 @@ public final class TopicsCommand implements Callable<Integer> {
         }
         Map<String, Object> config = ClientSettings.admin(ClientSettings.load(commandConfig));
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
         List<TopicAudit.Finding> findings;
         try (Admin admin = Admin.create(config)) {
-            findings = new TopicAudit(admin, catalog).run(check, partitions, Optional.ofNullable(replicationFactor));
+            findings = new TopicAudit(admin, catalog, timeout).run(check, partitions,
+                    Optional.ofNullable(replicationFactor));
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             if (cause instanceof org.apache.kafka.common.errors.TimeoutException || cause instanceof TimeoutException) {
-                throw new IllegalStateException("no answer from Kafka at " + bootstrap + " within 30 s: is it "
-                        + "reachable, and does it require TLS or SASL (give its client settings with "
-                        + "--command-config)?", cause);
+                throw new IllegalStateException(
+                        "no answer from Kafka at " + bootstrap + " within " + timeout.toSeconds()
+                                + " s: is it "
+                                + "reachable, and does it require TLS or SASL (give its client settings with "
+                                + "--command-config)?",
+                        cause);
             }
             throw e;
         }

@@ -108,6 +108,23 @@ class TopicsCommandTest {
                 .contains("  replicas: 1\n").contains("    cleanup.policy: \"compact\"\n");
     }
 
+    @Test
+    void shouldSayWhenTheClusterDoesNotAnswerRatherThanHang() throws Exception {
+        // Given: a port nothing listens on
+        int closed;
+        try (var socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+
+        // When
+        Result result = topics("--bootstrap", "127.0.0.1:" + closed, "--check", "--timeout", "2s");
+
+        // Then
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.out()).contains("no answer from Kafka at 127.0.0.1:" + closed + " within 2 s")
+                .contains("--command-config");
+    }
+
     private record Result(int exit, String out) {
     }
 
