@@ -40,12 +40,23 @@ public final class SharedBytes {
         return pieces;
     }
 
-    /** How far into {@code piece} (one of {@link #held}) the object reads: all of its own, a prefix of a shared one. */
+    /**
+     * How far into {@code piece} (one of {@link #held}) the object reads: all of its own, a prefix of a shared one.
+     * A shared piece fills the object's body from its offset up to the next piece's (or to the end of the shared
+     * bytes): a continuation that shares another continuation reads the first pieces only as far as that one did,
+     * though each is listed whole.
+     */
     public static long reach(String objectId, ObjectRecord record, SharedPiece piece) {
         if (piece.getObjectId().equals(objectId)) {
             return piece.getBytes();
         }
-        return Math.min(piece.getBytes(), record.getSharedBytes() - piece.getOffset());
+        long end = record.getSharedBytes();
+        for (SharedPiece other : record.getSharedList()) {
+            if (other.getOffset() > piece.getOffset()) {
+                end = Math.min(end, other.getOffset());
+            }
+        }
+        return Math.min(piece.getBytes(), end - piece.getOffset());
     }
 
     /**

@@ -54,6 +54,8 @@ public final class BudgetBook {
     private final Pieces pieces = new Pieces();
     /** Candidates cover at least this many of the busiest recent rounds' arrivals (until the next nominations). */
     static final int CANDIDATE_ROUNDS = 2;
+    /** Objects whose bytes are deleted and whose records are not nulled yet. */
+    private final Set<ObjectId> deleted = new HashSet<>();
     /** LIVE objects nominated as eviction candidates on their node (forgotten when they stop being LIVE). */
     private final Set<ObjectId> nominated = new HashSet<>();
     /** The share of a horizon's inflow a plan reserves (1, or one round of it with reclaim on demand). */
@@ -61,19 +63,30 @@ public final class BudgetBook {
     private boolean planned;
     private long lastPlan;
 
-    /** Adds or replaces what the book knows of {@code id}; null removes it. */
+    /**
+     * Adds or replaces what the book knows of {@code id}; null removes it. A {@link GcObject#deleted() deleted} object
+     * holds no bytes: it is kept only until no LIVE object reads the bytes it wrote ({@link #unread}).
+     */
     public void put(ObjectId id, GcObject object) {
         GcObject old = object == null ? objects.remove(id) : objects.put(id, object);
         if (old != null) {
-            account(id, old, false);
-        }
-        if (object != null) {
-            account(id, object, true);
-            if (old == null && object.live()) {
-                arrived(object);
+            if (old.deleted()) {
+                deleted.remove(id);
+            } else {
+                account(id, old, false);
             }
         }
-        if (old != null) {
+        if (object != null) {
+            if (object.deleted()) {
+                deleted.add(id);
+            } else {
+                account(id, object, true);
+                if (old == null && object.live()) {
+                    arrived(object);
+                }
+            }
+        }
+        if (old != null && !old.deleted()) {
             prune(old);
         }
         if (object == null || !object.live()) {
@@ -232,6 +245,20 @@ public final class BudgetBook {
             }
         }
         return fresh;
+    }
+
+    /**
+     * Deleted objects whose record can be nulled now: no LIVE object reads any byte they wrote, so none of their
+     * prefix keys can be served any more (docs/architecture.md, "Metadata in proportion to what a store adds").
+     */
+    public List<ObjectId> unread() {
+        List<ObjectId> unread = new ArrayList<>();
+        for (ObjectId id : deleted) {
+            if (!pieces.liveRead(id.toString())) {
+                unread.add(id);
+            }
+        }
+        return unread;
     }
 
     /** The nomination of {@code id} did not reach its node: nominate it again next time. */

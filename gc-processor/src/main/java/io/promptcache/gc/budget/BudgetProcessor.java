@@ -14,9 +14,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
 
 import io.promptcache.gc.metrics.GcMetrics;
-import io.promptcache.gc.storage.NodeStorage;
+import io.promptcache.gc.storage.Mailbox;
 import io.promptcache.gc.storage.NodeTable;
-import io.promptcache.gc.storage.StorageCallException;
+import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -56,7 +56,8 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
 
     private final Settings settings;
     private final OrphanSweep sweep;
-    private final NodeStorage storage;
+    private final StorageOutbox outbox;
+    private Mailbox mailbox;
     private final GcMetrics metrics;
     private final BudgetBook book = new BudgetBook();
     private final Lag deleteLag;
@@ -65,10 +66,10 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     private KeyValueStore<ObjectId, GcObject> store;
     private NodeTable nodes;
 
-    public BudgetProcessor(Settings settings, OrphanSweep sweep, NodeStorage storage, GcMetrics metrics) {
+    public BudgetProcessor(Settings settings, OrphanSweep sweep, StorageOutbox outbox, GcMetrics metrics) {
         this.settings = settings;
         this.sweep = sweep;
-        this.storage = storage;
+        this.outbox = outbox;
         this.metrics = metrics;
         this.deleteLag = new Lag(settings.deleteCheck().toMillis(), 10_000);
     }
@@ -78,6 +79,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         this.context = ctx;
         this.store = ctx.getStateStore(STORE);
         this.nodes = NodeTable.of(ctx);
+        this.mailbox = outbox.mailbox();
         try (KeyValueIterator<ObjectId, GcObject> all = store.all()) {
             all.forEachRemaining(kv -> book.put(kv.key, kv.value));
         }
@@ -91,18 +93,19 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         if (id == null) {
             return;
         }
+        GcObject known = book.get(id);
         if (record.value() == null) {
-            GcObject removed = book.get(id);
-            if (removed != null && !removed.live() && removed.record().getTombstone().getDeleteAfterMs() > 0) {
-                deleteLag.observe(removed.record().getTombstone().getDeleteAfterMs(),
-                        context.currentSystemTimeMs());
-            }
             store.delete(id);
         } else {
-            if (book.get(id) == null && record.value().live()) {
-                arrivalLag.observe(record.value().record().getCreatedAtMs(), context.currentSystemTimeMs());
+            GcObject object = record.value();
+            if (known == null && object.live()) {
+                arrivalLag.observe(object.record().getCreatedAtMs(), context.currentSystemTimeMs());
             }
-            store.put(id, record.value());
+            if (object.deleted() && known != null && !known.deleted()
+                    && object.record().getTombstone().getDeleteAfterMs() > 0) {
+                deleteLag.observe(object.record().getTombstone().getDeleteAfterMs(), context.currentSystemTimeMs());
+            }
+            store.put(id, object);
         }
         book.put(id, record.value());
     }
@@ -113,6 +116,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
      */
     void enforce(long now) {
         long started = System.nanoTime();
+        mailbox.drain();
         Map<String, NodeStatus> heartbeats = nodes.all();
         heartbeats.forEach((node, status) -> reclaimed(node, status, now));
         long horizon = (settings.policy().reclaimOnDemand()
@@ -129,8 +133,10 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
             LOG.debugf("Tombstoned %d objects: %s", plan.size(), plan);
         }
         nominate(heartbeats, now);
+        removeUnread(now);
         metrics.usage(book.usage(), limits(heartbeats));
         sweep.step(now, heartbeats, id -> book.get(id) != null);
+        mailbox.drain(); // an outbox that calls at once (tests) completes within the round
         metrics.round(System.nanoTime() - started);
     }
 
@@ -142,6 +148,19 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         book.put(id, retired);
         context.forward(new Record<>(id, tombstone, now));
         metrics.tombstoned(reason);
+    }
+
+    /**
+     * Nulls the records of deleted objects no LIVE object reads any byte of: their ledgers then null the prefix keys
+     * still pointing to them. Until then those keys are served by the objects sharing the bytes.
+     */
+    private void removeUnread(long now) {
+        for (ObjectId id : book.unread()) {
+            store.delete(id);
+            book.put(id, null);
+            context.forward(new Record<>(id, null, now));
+            metrics.removed();
+        }
     }
 
     /**
@@ -170,23 +189,33 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     }
 
     /**
-     * Marks the new eviction candidates on their nodes (at most {@value #MAX_NOMINATIONS} a round, so a round stays
-     * short); one that is gone from its node already is tombstoned, one whose mark failed is nominated again later.
+     * Marks the new eviction candidates on their nodes (at most {@value #MAX_NOMINATIONS} a round), in the outbox: one
+     * that is gone from its node already is tombstoned, one whose mark failed is nominated again later (both when the
+     * outcome comes back, at a later round).
      */
     private void nominate(Map<String, NodeStatus> heartbeats, long now) {
         for (Nomination nomination : book.nominate(settings.policy(), heartbeats, MAX_NOMINATIONS)) {
-            GcObject object = book.get(nomination.id());
-            try {
-                if (storage.markCandidate(heartbeats.get(nomination.node()).getEndpoint(),
-                        object.record().getBucket(), object.record().getKey(), nomination.lastUseMs())) {
-                    metrics.nominated();
-                } else {
-                    tombstone(nomination.id(), TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, now, now);
-                }
-            } catch (StorageCallException e) {
-                book.unnominate(nomination.id());
-                LOG.debugf("Could not nominate %s on node %s: %s", nomination.id(), nomination.node(),
-                        e.getMessage());
+            ObjectId id = nomination.id();
+            ObjectRecord record = book.get(id).record();
+            String endpoint = heartbeats.get(nomination.node()).getEndpoint();
+            boolean asked = mailbox.submit(storage -> storage.markCandidate(endpoint, record.getBucket(),
+                    record.getKey(), nomination.lastUseMs()), (present, failure) -> {
+                        if (failure != null) {
+                            book.unnominate(id);
+                            LOG.debugf("Could not nominate %s on node %s: %s", id, nomination.node(),
+                                    failure.getMessage());
+                        } else if (present) {
+                            metrics.nominated();
+                        } else {
+                            GcObject current = book.get(id);
+                            if (current != null && current.live()) {
+                                long at = context.currentSystemTimeMs();
+                                tombstone(id, TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, at, at);
+                            }
+                        }
+                    });
+            if (!asked) {
+                book.unnominate(id);
             }
         }
     }

@@ -10,8 +10,14 @@ import io.promptcache.schema.proto.ObjectState;
  * @param record the latest ObjectRecord on {@code objects}
  * @param lastAccessMs latest access reported on {@code access}, 0 if none
  * @param superseded no prefix key points to it any more, though some did
+ * @param deleted its bytes are deleted on its nodes (phase two is done); it holds nothing, and its record is nulled
+ *        once no LIVE object reads the bytes it wrote (its keys are served by those until then)
  */
-public record GcObject(ObjectRecord record, long lastAccessMs, boolean superseded) {
+public record GcObject(ObjectRecord record, long lastAccessMs, boolean superseded, boolean deleted) {
+
+    public GcObject(ObjectRecord record, long lastAccessMs, boolean superseded) {
+        this(record, lastAccessMs, superseded, false);
+    }
 
     public boolean live() {
         return record.getState() == ObjectState.OBJECT_STATE_LIVE;
@@ -19,7 +25,7 @@ public record GcObject(ObjectRecord record, long lastAccessMs, boolean supersede
 
     /** LIVE and not pinned: budgets and TTL may choose it. */
     public boolean evictable() {
-        return live() && !record.getPinned();
+        return live() && !deleted && !record.getPinned();
     }
 
     /** Last use: the latest access, or the creation if it was never accessed. */

@@ -1,15 +1,18 @@
 package io.promptcache.gc.budget;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 import org.jboss.logging.Logger;
 
 import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.storage.Mailbox;
 import io.promptcache.gc.storage.NodeStorage;
-import io.promptcache.gc.storage.StorageCallException;
+import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
@@ -35,7 +38,8 @@ public final class OrphanSweep {
     }
 
     private final Settings settings;
-    private final NodeStorage storage;
+    private final StorageOutbox outbox;
+    private Mailbox mailbox;
     private final NodeLiveness liveness;
     private final GcMetrics metrics;
     /** Nodes of the running round -> continuation of their next page ("" for the first). */
@@ -43,15 +47,20 @@ public final class OrphanSweep {
     private final Map<String, long[]> tallies = new LinkedHashMap<>();
     private long nextRoundAt;
 
-    public OrphanSweep(Settings settings, NodeStorage storage, NodeLiveness liveness, GcMetrics metrics) {
+    /** Nodes whose page listing is in flight. */
+    private final Set<String> listing = new HashSet<>();
+
+    public OrphanSweep(Settings settings, StorageOutbox outbox, NodeLiveness liveness, GcMetrics metrics) {
         this.settings = settings;
-        this.storage = storage;
+        this.outbox = outbox;
         this.liveness = liveness;
         this.metrics = metrics;
     }
 
     /**
-     * One step: starts a round when one is due, then lists one page per node of the round.
+     * One step: starts a round when one is due, then asks for one page per node of the round whose last page is
+     * handled. Listings and deletes run in the outbox; a page is handled (its orphans asked to be deleted) when its
+     * listing comes back, at a later step, on this thread.
      *
      * @param known whether an object id has a record
      */
@@ -59,6 +68,10 @@ public final class OrphanSweep {
         if (settings.interval().isZero()) {
             return;
         }
+        if (mailbox == null) {
+            mailbox = outbox.mailbox();
+        }
+        mailbox.drain();
         if (cursors.isEmpty()) {
             if (now < nextRoundAt) {
                 return;
@@ -72,27 +85,42 @@ public final class OrphanSweep {
             nextRoundAt = now + settings.interval().toMillis();
         }
         for (String node : Map.copyOf(cursors).keySet()) {
+            if (listing.contains(node)) {
+                continue;
+            }
             NodeStatus status = heartbeats.get(node);
             if (liveness.of(status, now) != NodeLiveness.Verdict.LIVE) {
                 finish(node, "node not live");
                 continue;
             }
-            try {
-                page(node, status.getEndpoint(), now, known);
-            } catch (StorageCallException e) {
-                LOG.warnf("Orphan sweep of node %s stopped for this round: %s", node, e.getMessage());
-                finish(node, "failed");
+            String endpoint = status.getEndpoint();
+            String cursor = cursors.get(node);
+            listing.add(node);
+            boolean asked = mailbox.submit(storage -> storage.list(endpoint, settings.bucket(),
+                    cursor.isEmpty() ? null : cursor, settings.pageSize()), (page, failure) -> {
+                        listing.remove(node);
+                        if (!cursors.containsKey(node)) {
+                            return;
+                        }
+                        if (failure != null) {
+                            LOG.warnf("Orphan sweep of node %s stopped for this round: %s", node,
+                                    failure.getMessage());
+                            finish(node, "failed");
+                        } else {
+                            page(node, endpoint, page, now, known);
+                        }
+                    });
+            if (!asked) {
+                listing.remove(node);
             }
         }
-        if (cursors.isEmpty()) {
+        mailbox.drain();
+        if (cursors.isEmpty() && listing.isEmpty()) {
             metrics.orphanSweepDone();
         }
     }
 
-    private void page(String node, String endpoint, long now, Predicate<ObjectId> known) {
-        String cursor = cursors.get(node);
-        NodeStorage.Listing page = storage.list(endpoint, settings.bucket(), cursor.isEmpty() ? null : cursor,
-                settings.pageSize());
+    private void page(String node, String endpoint, NodeStorage.Listing page, long now, Predicate<ObjectId> known) {
         long[] tally = tallies.get(node);
         for (NodeStorage.Listed listed : page.objects()) {
             tally[0]++;
@@ -100,8 +128,17 @@ public final class OrphanSweep {
             if (id == null || known.test(id) || now - listed.lastModifiedMs() < settings.grace().toMillis()) {
                 continue;
             }
-            storage.delete(endpoint, settings.bucket(), listed.key());
-            metrics.orphanDeleted(listed.bytes());
+            mailbox.submit(storage -> {
+                storage.delete(endpoint, settings.bucket(), listed.key());
+                return null;
+            }, (none, failure) -> {
+                if (failure == null) {
+                    metrics.orphanDeleted(listed.bytes());
+                } else {
+                    LOG.debugf("Orphan %s on node %s not deleted (%s); the next round tries again", listed.key(),
+                            node, failure.getMessage());
+                }
+            });
             tally[1]++;
             tally[2] += listed.bytes();
         }
@@ -116,7 +153,7 @@ public final class OrphanSweep {
         cursors.remove(node);
         long[] tally = tallies.remove(node);
         if (tally[1] > 0 || !"done".equals(how)) {
-            LOG.infof("Orphan sweep of node %s %s: %d keys listed, %d orphans deleted (%d bytes)", node, how,
+            LOG.infof("Orphan sweep of node %s %s: %d keys listed, %d orphans to delete (%d bytes)", node, how,
                     tally[0], tally[1], tally[2]);
         }
     }

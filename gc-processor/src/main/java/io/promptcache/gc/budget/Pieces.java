@@ -61,6 +61,12 @@ final class Pieces {
         return new Change(held, liveBytes);
     }
 
+    /** Whether a LIVE object reads some of the bytes {@code writerId} wrote (its own piece). */
+    boolean liveRead(String writerId) {
+        Piece piece = pieces.get(writerId);
+        return piece != null && piece.live() > 0;
+    }
+
     /** The live bytes evicting this LIVE object would free: what of its pieces no other LIVE object reads. */
     long freedBy(String objectId, ObjectRecord record) {
         long freed = 0;

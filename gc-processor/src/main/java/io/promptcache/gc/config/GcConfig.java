@@ -137,5 +137,16 @@ public interface GcConfig {
         /** Time limit of one S3 call (DELETE, list page). */
         @WithDefault("5s")
         Duration callTimeout();
+
+        /**
+         * Threads making the calls to storage nodes (DELETEs, marks, listings), off the Kafka Streams threads: a slow
+         * node delays deletes, never a Kafka transaction.
+         */
+        @WithDefault("4")
+        int workers();
+
+        /** Calls waiting for a worker at most; beyond, processors ask again at their next round. */
+        @WithDefault("10000")
+        int maxQueued();
     }
 }

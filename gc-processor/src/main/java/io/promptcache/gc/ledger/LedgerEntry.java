@@ -13,11 +13,18 @@ import io.promptcache.schema.proto.ObjectState;
  * @param everReferenced some prefix key pointed to it at some time
  * @param deleteAttempts failed phase-two attempts so far
  * @param dueAtMs when phase two runs next (0: not scheduled)
+ * @param deleted phase two deleted its bytes on every node; the record stays (TOMBSTONED, its keys served by the
+ *        objects that share its bytes) until the budget keeper nulls it
  */
 public record LedgerEntry(ObjectRecord record, long lastAccessMs, int refs, boolean everReferenced,
-        int deleteAttempts, long dueAtMs) {
+        int deleteAttempts, long dueAtMs, boolean deleted) {
 
-    static final LedgerEntry EMPTY = new LedgerEntry(null, 0, 0, false, 0, 0);
+    static final LedgerEntry EMPTY = new LedgerEntry(null, 0, 0, false, 0, 0, false);
+
+    public LedgerEntry(ObjectRecord record, long lastAccessMs, int refs, boolean everReferenced, int deleteAttempts,
+            long dueAtMs) {
+        this(record, lastAccessMs, refs, everReferenced, deleteAttempts, dueAtMs, false);
+    }
 
     boolean tombstoned() {
         return record != null && record.getState() == ObjectState.OBJECT_STATE_TOMBSTONED;
@@ -29,24 +36,29 @@ public record LedgerEntry(ObjectRecord record, long lastAccessMs, int refs, bool
     }
 
     GcObject summary() {
-        return new GcObject(record, lastAccessMs, superseded());
+        return new GcObject(record, lastAccessMs, superseded(), deleted);
     }
 
     LedgerEntry withRecord(ObjectRecord newRecord) {
-        return new LedgerEntry(newRecord, lastAccessMs, refs, everReferenced, deleteAttempts, dueAtMs);
+        return new LedgerEntry(newRecord, lastAccessMs, refs, everReferenced, deleteAttempts, dueAtMs, deleted);
     }
 
     LedgerEntry withAccess(long accessMs) {
         return new LedgerEntry(record, Math.max(lastAccessMs, accessMs), refs, everReferenced, deleteAttempts,
-                dueAtMs);
+                dueAtMs, deleted);
     }
 
     LedgerEntry withRefs(int newRefs) {
         return new LedgerEntry(record, lastAccessMs, newRefs, everReferenced || newRefs > 0, deleteAttempts,
-                dueAtMs);
+                dueAtMs, deleted);
     }
 
     LedgerEntry withDue(long newDueAtMs, int attempts) {
-        return new LedgerEntry(record, lastAccessMs, refs, everReferenced, attempts, newDueAtMs);
+        return new LedgerEntry(record, lastAccessMs, refs, everReferenced, attempts, newDueAtMs, deleted);
+    }
+
+    /** Phase two is done: its bytes are deleted, nothing is scheduled. */
+    LedgerEntry withDeleted() {
+        return new LedgerEntry(record, lastAccessMs, refs, everReferenced, 0, 0, true);
     }
 }

@@ -29,10 +29,6 @@ public sealed interface LedgerOutput {
     record PrefixRestore(PrefixKey key, PrefixEntry entry) implements PrefixWrite {
     }
 
-    /** Null this {@code objects} key: phase two is done, the bytes are deleted. */
-    record ObjectRemoval(ObjectId id) implements LedgerOutput {
-    }
-
     /** The object as the budgets must count it; null once it is removed. */
     record Summary(ObjectId id, GcObject object) implements LedgerOutput {
     }

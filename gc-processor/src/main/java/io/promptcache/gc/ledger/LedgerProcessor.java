@@ -27,10 +27,11 @@ import io.promptcache.schema.proto.ObjectRecord;
 
 /**
  * The GC's ledger for the object ids of one partition: their records, last accesses and the prefix keys pointing to
- * them. It carries out both phases for every tombstone on {@code objects}, whoever decided it: phase one nulls the
- * prefix keys that still point to the object; phase two, once the grace window is over, deletes the bytes on every
- * node of the record (a punctuator, {@link PhaseTwo}) and nulls the record. It reports every object to the budget
- * keeper as a {@link LedgerOutput.Summary}.
+ * them. It carries out every tombstone on {@code objects}, whoever decided it: once the grace window is over it deletes
+ * the bytes on every node of the record (a punctuator, {@link PhaseTwo}) and reports the object deleted; the budget
+ * keeper nulls the record once no LIVE object reads the bytes it wrote, and then the ledger nulls the prefix keys that
+ * still point to it (until then they are served by the objects sharing those bytes: docs/architecture.md, "Metadata in
+ * proportion to what a store adds"). It reports every object to the budget keeper as a {@link LedgerOutput.Summary}.
  *
  * <p>
  * Stores: {@link #LEDGER} (object id -> {@link LedgerEntry}), {@link #REFS} (object id + prefix key -> empty: the
@@ -113,7 +114,10 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
                 LOG.warnf("Tombstone for object %s, never seen LIVE: its bytes on %s are deleted after its grace "
                         + "window like any other", id, newRecord.getNodesList());
             }
-            retractAll(id);
+            if (updated.deleted()) {
+                ledger.put(id, updated);
+                return; // a tombstone again, after phase two deleted its bytes: nothing left to do
+            }
             long deleteAfter = newRecord.getTombstone().getDeleteAfterMs();
             long now = context.currentSystemTimeMs();
             if ((entry == null || !entry.tombstoned()) && deleteAfter > now) {
@@ -150,12 +154,6 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         PrefixKey key = change.key();
         boolean added = change.added();
         Bytes ref = refKey(id, key);
-        if (added && entry.tombstoned()) {
-            // advertised after its tombstone (a race with an index replica): retract it at once
-            context.forward(new Record<>(null, new LedgerOutput.PrefixRetraction(key), context.currentSystemTimeMs()));
-            metrics.retracted(1);
-            return;
-        }
         boolean known = refs.get(ref) != null;
         if (change.nulled() != null && known && !entry.tombstoned()) {
             // nulled, yet this ledger never retracted it (it retracts only a tombstoned or removed object's keys):
@@ -198,6 +196,19 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             refs.delete(key);
         }
         metrics.retracted(keys.size());
+    }
+
+    /**
+     * Phase two deleted the object's bytes: out of the grace queue, and the budget keeper told (it nulls the record
+     * once no LIVE object reads the bytes it wrote; the keys are nulled then, in {@link #objectChanged}).
+     */
+    void deleted(ObjectId id, LedgerEntry entry) {
+        if (entry.dueAtMs() != 0) {
+            unqueue(id, entry.dueAtMs());
+        }
+        LedgerEntry updated = entry.withDeleted();
+        ledger.put(id, updated);
+        summarize(id, updated);
     }
 
     /** Puts {@code id} in the grace queue at {@code dueAtMs} (moving it if it was queued already). */

@@ -44,6 +44,7 @@ public final class GcMetrics {
     private final Counter orphanSweeps;
     private final Counter nominated;
     private final Counter reclaimedByNodes;
+    private final Counter removed;
     private final AtomicLong graceQueue = new AtomicLong();
     private final Set<String> gaugedNodes = ConcurrentHashMap.newKeySet();
     private final Set<String> gaugedTenants = ConcurrentHashMap.newKeySet();
@@ -66,6 +67,7 @@ public final class GcMetrics {
         this.orphanSweeps = registry.counter("promptcache_gc_orphan_sweeps_total");
         this.nominated = registry.counter("promptcache_gc_candidates_total", "event", "nominated");
         this.reclaimedByNodes = registry.counter("promptcache_gc_candidates_total", "event", "reclaimed_by_node");
+        this.removed = registry.counter("promptcache_gc_records_removed_total");
         Gauge.builder("promptcache_gc_grace_queue", graceQueue, AtomicLong::get)
                 .description("tombstoned objects waiting for the end of their grace window").register(registry);
         Gauge.builder("promptcache_gc_bytes", this, m -> m.usage.total().held()).tag("scope", "global")
@@ -87,6 +89,11 @@ public final class GcMetrics {
     /** A node deleted an eviction candidate for room (the GC tombstoned it). */
     public void reclaimedByNode() {
         reclaimedByNodes.increment();
+    }
+
+    /** The record of a deleted object that no LIVE object reads any byte of was nulled. */
+    public void removed() {
+        removed.increment();
     }
 
     public void anomaly(Anomaly kind) {

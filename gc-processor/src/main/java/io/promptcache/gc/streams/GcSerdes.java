@@ -25,6 +25,8 @@ public final class GcSerdes {
     private static final int HAS_RECORD = 1;
     private static final int EVER_REFERENCED = 2;
     private static final int SUPERSEDED = 4;
+    /** Additive (version 1 records without it read as not deleted). */
+    private static final int DELETED = 8;
     private static final byte REF_VERSION = 2;
     private static final int ADDED = 1;
     private static final int HAS_ENTRY = 2;
@@ -70,7 +72,8 @@ public final class GcSerdes {
     public static Serde<LedgerEntry> ledgerEntry() {
         return serde(e -> {
             byte[] record = e.record() == null ? new byte[0] : e.record().toByteArray();
-            int flags = (e.record() == null ? 0 : HAS_RECORD) | (e.everReferenced() ? EVER_REFERENCED : 0);
+            int flags = (e.record() == null ? 0 : HAS_RECORD) | (e.everReferenced() ? EVER_REFERENCED : 0)
+                    | (e.deleted() ? DELETED : 0);
             return ByteBuffer.allocate(2 + 8 + 4 + 4 + 8 + record.length).put(VERSION).put((byte) flags)
                     .putLong(e.lastAccessMs()).putInt(e.refs()).putInt(e.deleteAttempts()).putLong(e.dueAtMs())
                     .put(record).array();
@@ -81,7 +84,8 @@ public final class GcSerdes {
             int attempts = buf.getInt();
             long dueAt = buf.getLong();
             ObjectRecord record = (flags & HAS_RECORD) != 0 ? record(buf) : null;
-            return new LedgerEntry(record, lastAccess, refs, (flags & EVER_REFERENCED) != 0, attempts, dueAt);
+            return new LedgerEntry(record, lastAccess, refs, (flags & EVER_REFERENCED) != 0, attempts, dueAt,
+                    (flags & DELETED) != 0);
         });
     }
 
@@ -89,12 +93,13 @@ public final class GcSerdes {
     public static Serde<GcObject> gcObject() {
         return serde(o -> {
             byte[] record = o.record().toByteArray();
-            return ByteBuffer.allocate(2 + 8 + record.length).put(VERSION).put((byte) (o.superseded() ? SUPERSEDED : 0))
+            int flags = (o.superseded() ? SUPERSEDED : 0) | (o.deleted() ? DELETED : 0);
+            return ByteBuffer.allocate(2 + 8 + record.length).put(VERSION).put((byte) flags)
                     .putLong(o.lastAccessMs()).put(record).array();
         }, buf -> {
             int flags = buf.get();
             long lastAccess = buf.getLong();
-            return new GcObject(record(buf), lastAccess, (flags & SUPERSEDED) != 0);
+            return new GcObject(record(buf), lastAccess, (flags & SUPERSEDED) != 0, (flags & DELETED) != 0);
         });
     }
 

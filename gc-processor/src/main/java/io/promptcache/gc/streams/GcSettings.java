@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -18,6 +19,8 @@ import io.promptcache.gc.budget.Policy;
 import io.promptcache.gc.config.GcConfig;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.storage.NodeStorage;
+import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.topic.TopicCatalog;
 
@@ -59,6 +62,16 @@ public class GcSettings {
     @Singleton
     GcMetrics metrics(MeterRegistry registry) {
         return new GcMetrics(registry);
+    }
+
+    @Produces
+    @Singleton
+    StorageOutbox outbox(NodeStorage storage) {
+        return new StorageOutbox(storage, config.storage().workers(), config.storage().maxQueued());
+    }
+
+    void close(@Disposes StorageOutbox outbox) {
+        outbox.close();
     }
 
     private static String hostName() {

@@ -27,13 +27,12 @@ import io.promptcache.gc.ledger.LedgerProcessor;
 import io.promptcache.gc.ledger.PhaseTwo;
 import io.promptcache.gc.ledger.PrefixOwnersProcessor;
 import io.promptcache.gc.metrics.GcMetrics;
-import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.NodeTable;
+import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
-import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.topic.CompactedTopicUpdater;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -44,10 +43,10 @@ import io.promptcache.schema.topic.Topics;
  * <li>{@code prefixes} (by prefix key) -> {@link PrefixOwnersProcessor} -> reference changes re-keyed by object id
  * (internal topic {@value #REFS_TOPIC});</li>
  * <li>{@code objects} + {@code access} + reference changes (all by object id, co-partitioned) ->
- * {@link LedgerProcessor}: phase one (null prefix keys), phase two (DELETE, null the record), summaries to the
+ * {@link LedgerProcessor}: phase two (DELETE), the prefix keys of a removed object nulled, summaries to the
  * internal topic {@value #BUDGET_TOPIC} (one partition);</li>
- * <li>summaries -> {@link BudgetProcessor}: byte budgets, TTL, orphan sweep; its tombstones go to {@code objects}
- * and come back to sub-topology 2.</li>
+ * <li>summaries -> {@link BudgetProcessor}: byte budgets, TTL, orphan sweep; its tombstones, and the nulls of deleted
+ * objects whose bytes no LIVE object reads, go to {@code objects} and come back to sub-topology 2.</li>
  * </ol>
  * Every processor can read the global store {@link NodeTable#STORE} (a copy of {@code nodes}).
  */
@@ -71,18 +70,18 @@ public class TopologyProducer {
     GcSettings settings;
 
     @Inject
-    NodeStorage storage;
+    StorageOutbox outbox;
 
     @Inject
     GcMetrics metrics;
 
     @Produces
     public Topology topology() {
-        return build(settings.topology(new TopicCatalog(topicPrefix)), storage, metrics);
+        return build(settings.topology(new TopicCatalog(topicPrefix)), outbox, metrics);
     }
 
     /** The production topology (tests build it here too). */
-    public static Topology build(Settings settings, NodeStorage storage, GcMetrics metrics) {
+    public static Topology build(Settings settings, StorageOutbox outbox, GcMetrics metrics) {
         TopicCatalog catalog = settings.catalog();
         Serde<ObjectId> ids = Topics.OBJECTS.keySerde();
         StreamsBuilder builder = new StreamsBuilder();
@@ -115,7 +114,7 @@ public class TopologyProducer {
                 Serdes.ByteArray()));
         builder.addStateStore(store(LedgerProcessor.DUE, Serdes.Bytes(),
                 Serdes.ByteArray()));
-        PhaseTwo.Factory phaseTwo = PhaseTwo.factory(storage, settings.liveness(), settings.deletes(), metrics);
+        PhaseTwo.Factory phaseTwo = PhaseTwo.factory(outbox, settings.liveness(), settings.deletes(), metrics);
         KStream<Void, LedgerOutput> out = objects.merge(access).merge(refs).process(
                 () -> new LedgerProcessor(phaseTwo, metrics), LedgerProcessor.LEDGER, LedgerProcessor.REFS,
                 LedgerProcessor.DUE);
@@ -125,9 +124,6 @@ public class TopologyProducer {
                         .entry()))
                 .to(catalog.name(Topics.PREFIXES), Produced.with(Topics.PREFIXES.keySerde(),
                         Topics.PREFIXES.valueSerde()));
-        out.filter((k, o) -> o instanceof LedgerOutput.ObjectRemoval)
-                .map((k, o) -> KeyValue.pair(((LedgerOutput.ObjectRemoval) o).id(), (ObjectRecord) null))
-                .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
 
         builder.addStateStore(store(BudgetProcessor.STORE, ids, GcSerdes.gcObject()));
         OrphanSweep.Settings orphans = settings.orphans();
@@ -136,7 +132,7 @@ public class TopologyProducer {
                 .repartition(Repartitioned.with(ids, GcSerdes.gcObject()).withNumberOfPartitions(1)
                         .withName(BUDGET_TOPIC))
                 .process(() -> new BudgetProcessor(settings.budget(),
-                        new OrphanSweep(orphans, storage, settings.liveness(), metrics), storage, metrics),
+                        new OrphanSweep(orphans, outbox, settings.liveness(), metrics), outbox, metrics),
                         BudgetProcessor.STORE)
                 .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
         return builder.build();

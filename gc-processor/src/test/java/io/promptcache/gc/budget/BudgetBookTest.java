@@ -446,6 +446,33 @@ class BudgetBookTest {
     }
 
     @Test
+    void shouldKeepADeletedWriterUntilNoLiveObjectReadsItsBytes() {
+        // Given: turn 1 (300 bytes), turn 2 sharing all of it plus 100, an unrelated object; turn 1 evicted and its
+        // bytes deleted on the node (the node keeps them for turn 2)
+        ObjectRecord turn1Record = object("n1", 300, 0, NOW - 9000);
+        ObjectId turn1 = put(turn1Record);
+        ObjectRecord turn2Record = continuation(turn1, turn1Record, 300, 400, NOW - 1000);
+        ObjectId turn2 = put(turn2Record);
+        ObjectId alone = put(object("n1", 100, 0, NOW - 5000));
+        ObjectRecord gone = Tombstones.retired(turn1Record);
+        book.put(turn1, new GcObject(gone, 0, false, true));
+        book.put(alone, new GcObject(Tombstones.retired(object("n1", 100, 0, NOW - 5000)), 0, false, true));
+
+        // Then: the deleted turn 1 holds nothing itself (turn 2 holds its bytes) but stays while turn 2 reads them;
+        // the unrelated one can go at once
+        assertThat(book.usage().nodes().get("n1")).isEqualTo(new Usage.Bytes(400, 400, 1, 0));
+        assertThat(book.unread()).containsExactly(alone);
+        book.put(alone, null);
+
+        // When: turn 2 is tombstoned (in grace: it still holds, but no LIVE object reads turn 1's bytes)
+        book.put(turn2, new GcObject(Tombstones.retired(turn2Record), 0, false));
+
+        // Then: turn 1's record (and so its keys) may go now
+        assertThat(book.unread()).containsExactly(turn1);
+        assertThat(book.usage().nodes().get("n1").held()).isEqualTo(400);
+    }
+
+    @Test
     void shouldCountBytesInGraceAsRoomWhenNodesReclaimOnDemand() {
         // Given: 10 objects of 100 bytes on a 1000-byte node, 3 of them already tombstoned (in their grace window)
         Policy reclaiming = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), LIVENESS, true);

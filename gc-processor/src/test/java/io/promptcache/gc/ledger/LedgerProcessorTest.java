@@ -15,12 +15,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.promptcache.gc.ledger.LedgerEvent.Accessed;
 import io.promptcache.gc.ledger.LedgerEvent.ObjectChanged;
 import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
-import io.promptcache.gc.ledger.LedgerOutput.ObjectRemoval;
 import io.promptcache.gc.ledger.LedgerOutput.PrefixRestore;
 import io.promptcache.gc.ledger.LedgerOutput.PrefixRetraction;
 import io.promptcache.gc.ledger.LedgerOutput.Summary;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.storage.NodeTable;
+import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.gc.streams.GcSerdes;
 import io.promptcache.gc.testing.RecordingStorage;
 import io.promptcache.gc.testing.Records;
@@ -64,7 +64,8 @@ class LedgerProcessorTest {
                 Topics.NODES.valueSerde()).withLoggingDisabled().build();
         addStore(nodes);
         nodes.put(new NodeId("n1"), Records.node("n1", "http://127.0.0.1:9001", 1 << 30, T0));
-        ledger = new LedgerProcessor(PhaseTwo.factory(storage, new NodeLiveness(3, 300_000), SCHEDULE, metrics),
+        ledger = new LedgerProcessor(
+                PhaseTwo.factory(StorageOutbox.direct(storage), new NodeLiveness(3, 300_000), SCHEDULE, metrics),
                 metrics);
         ledger.init(context);
     }
@@ -75,7 +76,7 @@ class LedgerProcessorTest {
     }
 
     @Test
-    void shouldRetractThePrefixKeysStillPointingToATombstonedObject() {
+    void shouldKeepTheKeysOfATombstonedObjectAndRetractThoseStillPointingToItWhenItsRecordIsNulled() {
         // Given: an object advertised under 3 keys, one of which moved to another object since
         ObjectId id = ObjectId.generate();
         PrefixKey k1 = Records.prefixKey(1);
@@ -88,14 +89,22 @@ class LedgerProcessorTest {
         process(id, new RefChanged(k3, false));
         context.resetForwards();
 
-        // When
+        // When: it is tombstoned
         process(id, new ObjectChanged(Records.tombstone(Records.live("n1", 100, T0), T0 + 30_000)));
 
-        // Then
-        assertThat(outputs(PrefixRetraction.class)).extracting(PrefixRetraction::key).containsExactlyInAnyOrder(k1,
-                k2);
+        // Then: its keys stay (the objects sharing its bytes serve them), it waits for its grace window
+        assertThat(outputs(PrefixRetraction.class)).isEmpty();
         assertThat(outputs(Summary.class)).singleElement().satisfies(s -> assertThat(s.object().live()).isFalse());
         assertThat(metrics.graceQueueLength()).isEqualTo(1);
+
+        // When: the budget keeper nulls its record (no LIVE object reads its bytes)
+        process(id, new ObjectChanged(null));
+
+        // Then: the keys still pointing to it are nulled, once
+        assertThat(outputs(PrefixRetraction.class)).extracting(PrefixRetraction::key).containsExactlyInAnyOrder(k1,
+                k2);
+        assertThat(ledger.ledger().get(id)).isNull();
+        assertThat(metrics.graceQueueLength()).isZero();
     }
 
     @Test
@@ -118,7 +127,7 @@ class LedgerProcessorTest {
     }
 
     @Test
-    void shouldDeleteTheBytesOnlyAfterTheGraceWindowThenNullTheRecord() {
+    void shouldDeleteTheBytesOnlyAfterTheGraceWindowThenReportThemDeleted() {
         // Given
         ObjectId id = ObjectId.generate();
         ObjectRecord live = Records.live("n1", 100, T0);
@@ -131,26 +140,28 @@ class LedgerProcessorTest {
 
         // Then: nothing deleted yet
         assertThat(storage.deletes()).isEmpty();
-        assertThat(outputs(ObjectRemoval.class)).isEmpty();
+        assertThat(outputs(Summary.class)).isEmpty();
 
         // When: a check after it
         punctuate(T0 + 31_000);
 
-        // Then: one DELETE on the node, the record nulled, the budget told
+        // Then: one DELETE on the node, the budget keeper told the bytes are gone; the record stays for it to null
         assertThat(storage.deletes()).containsExactly("http://127.0.0.1:9001 " + live.getBucket() + "/"
                 + live.getKey());
-        assertThat(outputs(ObjectRemoval.class)).containsExactly(new ObjectRemoval(id));
-        assertThat(outputs(Summary.class)).containsExactly(new Summary(id, null));
-        assertThat(ledger.ledger().get(id)).isNull();
+        assertThat(lastSummary().deleted()).isTrue();
+        assertThat(ledger.ledger().get(id).deleted()).isTrue();
         assertThat(metrics.graceQueueLength()).isZero();
         assertThat(registry.get("promptcache_gc_reclaimed_bytes_total").counter().count()).isEqualTo(100);
 
-        // When: the null comes back from the objects topic, and another check runs
+        // When: another check, then the keeper's null comes back from the objects topic
+        punctuate(T0 + 35_000);
         process(id, new ObjectChanged(null));
         punctuate(T0 + 40_000);
 
-        // Then: nothing deleted twice
+        // Then: nothing deleted twice, nothing left
         assertThat(storage.deletes()).hasSize(1);
+        assertThat(outputs(Summary.class)).last().isEqualTo(new Summary(id, null));
+        assertThat(ledger.ledger().get(id)).isNull();
     }
 
     @Test
@@ -160,7 +171,7 @@ class LedgerProcessorTest {
         storage.failNext(1);
         process(id, new ObjectChanged(Records.tombstone(Records.live("n1", 100, T0), T0)));
         punctuate(T0 + 1_000);
-        assertThat(outputs(ObjectRemoval.class)).isEmpty();
+        assertThat(ledger.ledger().get(id).deleted()).isFalse();
         assertThat(registry.get("promptcache_gc_deletes_total").tag("outcome", "failed").counter().count())
                 .isEqualTo(1);
 
@@ -172,7 +183,7 @@ class LedgerProcessorTest {
         // Then
         assertThat(attemptsBeforeBackoff).isEqualTo(1);
         assertThat(storage.attempts()).isEqualTo(2);
-        assertThat(outputs(ObjectRemoval.class)).containsExactly(new ObjectRemoval(id));
+        assertThat(ledger.ledger().get(id).deleted()).isTrue();
     }
 
     @Test
@@ -190,7 +201,8 @@ class LedgerProcessorTest {
 
         // Then: the lost node's object is dropped without a DELETE; the silent node's waits
         assertThat(storage.attempts()).isZero();
-        assertThat(outputs(ObjectRemoval.class)).containsExactly(new ObjectRemoval(onLost));
+        assertThat(ledger.ledger().get(onLost).deleted()).isTrue();
+        assertThat(ledger.ledger().get(onSilent).deleted()).isFalse();
         assertThat(ledger.ledger().get(onSilent).deleteAttempts()).isEqualTo(1);
 
         // When: n2 heartbeats again
@@ -199,7 +211,7 @@ class LedgerProcessorTest {
 
         // Then
         assertThat(storage.deletes()).singleElement().asString().startsWith("http://127.0.0.1:9002 ");
-        assertThat(outputs(ObjectRemoval.class)).contains(new ObjectRemoval(onSilent));
+        assertThat(ledger.ledger().get(onSilent).deleted()).isTrue();
     }
 
     @Test
@@ -253,16 +265,18 @@ class LedgerProcessorTest {
     }
 
     @Test
-    void shouldRetractAKeyAdvertisedAfterTheTombstone() {
+    void shouldRetractAKeyAdvertisedAfterTheTombstoneWithTheRestWhenTheRecordIsNulled() {
         // Given
         ObjectId id = ObjectId.generate();
         process(id, new ObjectChanged(Records.tombstone(Records.live("n1", 100, T0), T0 + 30_000)));
         context.resetForwards();
 
-        // When
+        // When: its key reaches the ledger late (the prefixes path lags the objects path)
         process(id, new RefChanged(Records.prefixKey(7), true));
 
-        // Then
+        // Then: kept while the object's bytes may be served; nulled with the record
+        assertThat(outputs(PrefixRetraction.class)).isEmpty();
+        process(id, new ObjectChanged(null));
         assertThat(outputs(PrefixRetraction.class)).containsExactly(new PrefixRetraction(Records.prefixKey(7)));
     }
 

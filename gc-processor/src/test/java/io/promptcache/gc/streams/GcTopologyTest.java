@@ -28,12 +28,14 @@ import io.promptcache.gc.budget.Policy;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.storage.NodeStorage;
+import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.gc.testing.RecordingStorage;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.node.NodeLiveness;
+import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.AccessEvent;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -86,7 +88,8 @@ class GcTopologyTest {
                 new DeleteSchedule(Duration.ofSeconds(1), 100, Duration.ofSeconds(1), Duration.ofSeconds(8)),
                 liveness);
         driver = new TopologyTestDriver(
-                TopologyProducer.build(settings, storage, new GcMetrics(new SimpleMeterRegistry())),
+                TopologyProducer.build(settings, StorageOutbox.direct(storage),
+                        new GcMetrics(new SimpleMeterRegistry())),
                 props(), START);
         nodes = driver.createInputTopic(CATALOG.name(Topics.NODES), Topics.NODES.keySerde().serializer(),
                 Topics.NODES.valueSerde().serializer());
@@ -131,7 +134,8 @@ class GcTopologyTest {
         // When: one budget round
         advance(Duration.ofSeconds(1));
 
-        // Then: the two least recently used are tombstoned (live 800 = low watermark), their keys nulled
+        // Then: the two least recently used are tombstoned (live 800 = low watermark); their keys stay until their
+        // records go (objects sharing their bytes would serve them)
         List<KeyValue<ObjectId, ObjectRecord>> tombstones = objectsOut.readKeyValuesToList();
         assertThat(tombstones).extracting(kv -> kv.key).containsExactlyInAnyOrder(ids.get(0), ids.get(1));
         assertThat(tombstones).allSatisfy(kv -> {
@@ -139,10 +143,7 @@ class GcTopologyTest {
             assertThat(kv.value.getTombstone().getReason()).isEqualTo(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET);
             assertThat(kv.value.getTombstone().getDeleteAfterMs()).isEqualTo(now + 30_000);
         });
-        assertThat(prefixesOut.readKeyValuesToList()).allSatisfy(kv -> assertThat(kv.value).isNull())
-                .extracting(kv -> kv.key)
-                .containsExactlyInAnyOrder(Records.prefixKey(0), Records.prefixKey(1), Records.prefixKey(2),
-                        Records.prefixKey(3));
+        assertThat(prefixesOut.isEmpty()).isTrue();
 
         // When: 20 s later (inside the grace window)
         advance(Duration.ofSeconds(20));
@@ -150,13 +151,18 @@ class GcTopologyTest {
         // Then: the bytes are still there
         assertThat(storage.deletes()).isEmpty();
 
-        // When: past the grace window
+        // When: past the grace window, and a budget round later
         advance(Duration.ofSeconds(11));
+        advance(Duration.ofSeconds(2));
 
-        // Then: deleted once each, records nulled
+        // Then: deleted once each; no other object reads their bytes, so the records and keys are nulled
         assertThat(storage.deletes()).hasSize(2);
         assertThat(objectsOut.readKeyValuesToList()).allSatisfy(kv -> assertThat(kv.value).isNull())
                 .extracting(kv -> kv.key).containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+        assertThat(prefixesOut.readKeyValuesToList()).allSatisfy(kv -> assertThat(kv.value).isNull())
+                .extracting(kv -> kv.key)
+                .containsExactlyInAnyOrder(Records.prefixKey(0), Records.prefixKey(1), Records.prefixKey(2),
+                        Records.prefixKey(3));
         advance(Duration.ofSeconds(5));
         assertThat(storage.deletes()).hasSize(2);
         assertThat(objectsOut.isEmpty()).as("nothing more evicted: live is at the low watermark").isTrue();
@@ -221,10 +227,11 @@ class GcTopologyTest {
         ObjectRecord live = Records.live(id, "n1", 100, T0);
         objectsIn.pipeInput(id, Records.tombstone(live, now + 5_000), now);
 
-        // When
+        // When: past its grace window, and a budget round later
         advance(Duration.ofSeconds(6));
+        advance(Duration.ofSeconds(2));
 
-        // Then: its keys nulled and its bytes deleted
+        // Then: its bytes deleted, its record and keys nulled
         assertThat(prefixesOut.readKeyValuesToList()).extracting(kv -> kv.key)
                 .containsExactlyInAnyOrder(Records.prefixKey(500), Records.prefixKey(501));
         assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + live.getKey());
@@ -255,13 +262,53 @@ class GcTopologyTest {
         assertThat(after.values()).allSatisfy(entry -> assertThat(entry.getObjectId()).isEqualTo(newer.toString()));
         assertThat(after.get(Records.prefixKey(701)).getBlocks()).isEqualTo(2);
 
-        // When: C is tombstoned itself
+        // When: C is tombstoned itself, and deleted after its grace window
         objectsIn.pipeInput(newer, Records.tombstone(Records.live(newer, "n1", 150, T0), now + 5_000), now);
+        advance(Duration.ofSeconds(6));
+        advance(Duration.ofSeconds(2));
 
         // Then: its three keys are nulled, and the nulls of its own retraction stay
         List<KeyValue<PrefixKey, PrefixEntry>> retracted = prefixesOut.readKeyValuesToList();
         assertThat(retracted).allSatisfy(kv -> assertThat(kv.value).isNull()).extracting(kv -> kv.key)
                 .containsExactlyInAnyOrder(Records.prefixKey(700), Records.prefixKey(701), Records.prefixKey(702));
+    }
+
+    @Test
+    void shouldKeepTheKeysOfAnEvictedWriterWhileALiveContinuationReadsItsBytes() {
+        // Given: P (blocks 1-2, 200 bytes) and C continuing it (shares its 200 bytes, writes block 3): C advertises only
+        // its own block
+        heartbeat(1_000_000);
+        ObjectId p = store(200, T0, 0, 800, 801);
+        ObjectRecord parent = Records.live(p, "n1", 200, T0);
+        ObjectId c = ObjectId.generate();
+        ObjectRecord child = Records.live(c, "n1", 300, T0).toBuilder().setParentObjectId(p.toString())
+                .setSharedBytes(200).addAllShared(SharedBytes.continuing(p.toString(), parent, 200)).build();
+        objectsIn.pipeInput(c, child, now);
+        prefixesIn.pipeInput(Records.prefixKey(802), PrefixEntry.newBuilder().setSchemaVersion(1)
+                .setObjectId(c.toString()).setBlocks(3).setUsableBytes(300).setVersion(now).build(), now);
+        prefixesOut.readKeyValuesToList();
+
+        // When: P is deleted by its owner, past its grace window
+        objectsIn.pipeInput(p, Records.tombstone(parent, now + 5_000), now);
+        advance(Duration.ofSeconds(6));
+        advance(Duration.ofSeconds(2));
+
+        // Then: its bytes are deleted on the node, but its record and keys stay: C serves them
+        assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + parent.getKey());
+        assertThat(objectsOut.readKeyValuesToList()).isEmpty();
+        assertThat(prefixesOut.isEmpty()).isTrue();
+
+        // When: C goes too
+        objectsIn.pipeInput(c, Records.tombstone(child, now + 5_000), now);
+        advance(Duration.ofSeconds(6));
+        advance(Duration.ofSeconds(2));
+
+        // Then: both records and all three keys are nulled
+        assertThat(objectsOut.readKeyValuesToList()).allSatisfy(kv -> assertThat(kv.value).isNull())
+                .extracting(kv -> kv.key).containsExactlyInAnyOrder(p, c);
+        assertThat(prefixesOut.readKeyValuesToList()).allSatisfy(kv -> assertThat(kv.value).isNull())
+                .extracting(kv -> kv.key).containsExactlyInAnyOrder(Records.prefixKey(800), Records.prefixKey(801),
+                        Records.prefixKey(802));
     }
 
     @Test

@@ -10,10 +10,12 @@ import io.promptcache.schema.proto.PrefixEntry;
 
 /**
  * The longest usable prefix of a request, by binary search over its prefix-hash chain (seed 001 §7.3): O(log n)
- * probes of the PrefixMap, each confirming that the entry covers exactly that many blocks and that its object is
- * LIVE. The search assumes usable prefixes are contiguous from block 1 (a store advertises every prefix it covers,
- * in one transaction); where that does not hold it may return a shorter match than the longest (see the module
- * README, "When lookup returns a shorter match"). Thread-safe (stateless).
+ * probes of the PrefixMap, each confirming that the entry covers exactly that many blocks and that an object serves
+ * it: the object that wrote its bytes if LIVE, else the furthest-reaching LIVE object sharing those bytes (the match
+ * then names that object; docs/architecture.md, "Metadata in proportion to what a store adds"). The search assumes
+ * usable prefixes are contiguous from block 1 (a store advertises the blocks it wrote, in one transaction, and the
+ * blocks it shares are usable wherever its own are); where that does not hold it may return a shorter match than the
+ * longest (see the module README, "When lookup returns a shorter match"). Thread-safe (stateless).
  */
 public final class LongestPrefixSearch {
 
@@ -25,6 +27,10 @@ public final class LongestPrefixSearch {
     }
 
     private final CollisionListener collisions;
+
+    /** A sharer looked for with {@code soughtFor} usable bytes: {@code served} reads at least that far, or null. */
+    private record Sharer(PrefixIndex.Served served, long soughtFor) {
+    }
 
     public LongestPrefixSearch(CollisionListener collisions) {
         this.collisions = collisions;
@@ -58,7 +64,10 @@ public final class LongestPrefixSearch {
         return probe.match(0);
     }
 
-    /** One search's reads; an object's record is read once per search, however many of its prefixes are probed. */
+    /**
+     * One search's reads; an object's record is read once per search, however many of its prefixes are probed (and a
+     * writer's sharer is looked for once per usable-bytes bound that needs a further one).
+     */
     private final class Probe {
 
         /** Stands for "read, and not LIVE" among the objects read (a map cannot hold null values). */
@@ -67,6 +76,8 @@ public final class LongestPrefixSearch {
         private final PrefixChain chain;
         private final PrefixIndex index;
         private final Map<String, ObjectRecord> objects = new HashMap<>(4);
+        /** Per writer that is not LIVE: the sharer found, and the usable bytes it was looked for with. */
+        private Map<String, Sharer> sharers;
         private int probes;
         private PrefixEntry entry;
         private ObjectRecord object;
@@ -94,7 +105,31 @@ public final class LongestPrefixSearch {
                 ObjectRecord live = index.liveObject(id);
                 return live == null ? NOT_LIVE : live;
             });
-            return object != NOT_LIVE;
+            return object != NOT_LIVE || servedBySharer();
+        }
+
+        /** The entry's writer is not LIVE: serve its bytes from a LIVE sharer reading that far, if any. */
+        private boolean servedBySharer() {
+            if (sharers == null) {
+                sharers = new HashMap<>(4);
+            }
+            String writer = entry.getObjectId();
+            long usable = entry.getUsableBytes();
+            Sharer known = sharers.get(writer);
+            // a sharer found for more usable bytes serves fewer too; none found for fewer means none for more
+            boolean reuse = known != null && (known.served() != null
+                    ? usable <= known.soughtFor()
+                    : usable >= known.soughtFor());
+            if (!reuse) {
+                known = new Sharer(index.liveSharer(writer, usable), usable);
+                sharers.put(writer, known);
+            }
+            if (known.served() == null) {
+                return false;
+            }
+            object = known.served().record();
+            entry = entry.toBuilder().setObjectId(known.served().objectId()).build();
+            return true;
         }
 
         /** The last usable probe is the best so far. */

@@ -15,4 +15,17 @@ public interface PrefixIndex {
 
     /** The object's record if it is registered and LIVE (not tombstoned, not gone), else null. */
     ObjectRecord liveObject(String objectId);
+
+    /**
+     * A LIVE object whose body equals {@code writerId}'s up to at least {@code usableBytes} (it shares the bytes the
+     * writer wrote: docs/architecture.md, "Metadata in proportion to what a store adds"), the furthest-reaching one;
+     * null if none. Asked when the writer itself is not LIVE.
+     */
+    default Served liveSharer(String writerId, long usableBytes) {
+        return null;
+    }
+
+    /** An object that serves a prefix, and its LIVE record. */
+    record Served(String objectId, ObjectRecord record) {
+    }
 }

@@ -27,6 +27,9 @@ public class IndexMetrics {
     private final Timer lookupHandler;
     private final Timer advertiseVisible;
     private final Counter collisions;
+    private final Counter metadataRecords;
+    private final Counter writtenBlocks;
+    private final Counter publishedStores;
     private final Map<String, NamespaceCounts> perNamespace = new ConcurrentHashMap<>();
     private final Map<String, Timer> storeTimers = new ConcurrentHashMap<>();
     private final Map<StorePhase, Timer> storePhases = new ConcurrentHashMap<>();
@@ -49,6 +52,22 @@ public class IndexMetrics {
         this.collisions = Counter.builder("promptcache.lookup.collisions")
                 .description("PrefixMap entries whose block count disagreed with the request (quarantined)")
                 .register(registry);
+        this.metadataRecords = Counter.builder("promptcache.store.records")
+                .description("Records published by stores (object records and ADVERTISEs), counted at the producer")
+                .register(registry);
+        this.writtenBlocks = Counter.builder("promptcache.store.written.blocks")
+                .description("Blocks whose bytes stores wrote (a continuation's shared blocks are not written)")
+                .register(registry);
+        this.publishedStores = Counter.builder("promptcache.store.published")
+                .description("Stores that published an object (deduplicated ones publish nothing)")
+                .register(registry);
+    }
+
+    /** A store published {@code records} records for an object whose bytes of {@code blocks} blocks it wrote. */
+    public void published(int records, int blocks) {
+        publishedStores.increment();
+        metadataRecords.increment(records);
+        writtenBlocks.increment(blocks);
     }
 
     /** Server-side latency of one lookup request by outcome ({@code hit}, {@code miss}, {@code error}). */

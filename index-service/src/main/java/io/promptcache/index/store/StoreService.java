@@ -39,7 +39,8 @@ import io.promptcache.schema.topic.Topics;
  * The store path: dedup guard, then either a continuation (the prompt extends a live object's prefix: the new
  * object shares that prefix on the parent's node and only the blocks beyond it are written, {@link Continuations})
  * or a whole object (placement, PUT through the AWS SDK, streaming); then one Kafka transaction with the
- * ObjectRecord (LIVE) and one ADVERTISE per covered prefix. A failure before the commit advertises nothing; bytes
+ * ObjectRecord (LIVE) and one ADVERTISE per block it wrote (docs/architecture.md, "Metadata in proportion to what a
+ * store adds"). A failure before the commit advertises nothing; bytes
  * already on a node without a record are the GC's orphan sweep's to remove.
  */
 @ApplicationScoped
@@ -291,7 +292,10 @@ public class StoreService {
         }
     }
 
-    /** The one transaction: ObjectRecord LIVE + one ADVERTISE per covered prefix; then visible to this replica. */
+    /**
+     * The one transaction: ObjectRecord LIVE + one ADVERTISE per block whose bytes this store wrote (all for a whole
+     * object, those beyond the shared ones for a continuation); then visible to this replica.
+     */
     private StoreOutcome commit(StorePlan plan, ObjectId id, NodeStatus node, String key,
             Continuation continuation) {
         long now = System.currentTimeMillis();
@@ -307,10 +311,12 @@ public class StoreService {
                     .addAllShared(continuation.pieces());
         }
         ObjectRecord object = record.build();
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(plan.blocks() + 1);
+        // the blocks whose bytes this store wrote: the shared ones keep naming the object that wrote them
+        int first = continuation == null ? 1 : continuation.blocks() + 1;
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(plan.blocks() - first + 2);
         records.add(producers.record(Topics.OBJECTS, id, object));
-        Map<PrefixKey, PrefixEntry> advertised = new HashMap<>(2 * plan.blocks());
-        for (int k = 1; k <= plan.blocks(); k++) {
+        Map<PrefixKey, PrefixEntry> advertised = new HashMap<>(2 * (plan.blocks() - first + 1));
+        for (int k = first; k <= plan.blocks(); k++) {
             PrefixEntry entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                     .setObjectId(id.toString()).setBlocks(k).setUsableBytes(plan.usableBytes()[k - 1])
                     .setVersion(now).setOwnerId(owner).setPriority(plan.priority()).setAdvertisedAtMs(now).build();
@@ -327,6 +333,7 @@ public class StoreService {
                     + "commit the transaction in time; nothing was advertised", e);
         }
         stores.committed(id, object, advertised); // read-your-writes here, without waiting for the log
+        metrics.published(records.size(), plan.blocks() - first + 1);
         return new StoreOutcome(id.toString(), false, node.getNodeId(), plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
                 continuation == null ? null : continuation.parentId().toString(),

@@ -1,6 +1,7 @@
 package io.promptcache.index.streams;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -20,6 +21,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.lookup.PrefixIndex;
+import io.promptcache.schema.kafka.ConsumerLag;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
@@ -39,16 +41,21 @@ import io.promptcache.schema.proto.PrefixEntry;
 @ApplicationScoped
 public class ReplicaStores implements PrefixIndex {
 
+    /** Sharers confirmed against the ObjectTable per probe at most (a view can lag its records by a moment). */
+    private static final int MAX_SHARERS_TRIED = 4;
+
     private final KafkaStreams streams;
     private final LongAdder unreadable = new LongAdder();
     private final OwnWrites own;
+    private final Sharers sharers;
     private volatile ReadOnlyKeyValueStore<PrefixKey, PrefixEntry> prefixes;
     private volatile ReadOnlyKeyValueStore<ObjectId, ObjectRecord> objects;
     private volatile ReadOnlyKeyValueStore<NodeId, NodeStatus> nodes;
     private volatile ReadOnlyKeyValueStore<NamespaceId, NamespaceRecord> namespaces;
 
-    ReplicaStores(KafkaStreams streams, MeterRegistry registry, IndexConfig config) {
+    ReplicaStores(KafkaStreams streams, MeterRegistry registry, IndexConfig config, Sharers sharers) {
         this.streams = streams;
+        this.sharers = sharers;
         this.own = new OwnWrites(config.store().awaitVisible().toNanos(), System::nanoTime);
         FunctionCounter.builder("promptcache.global.store.unreadable", unreadable, LongAdder::sum)
                 .description("Global-store values that could not be decoded and were treated as absent")
@@ -56,6 +63,13 @@ public class ReplicaStores implements PrefixIndex {
         Gauge.builder("promptcache.own.writes", own, OwnWrites::size)
                 .description("Object records and prefix entries of this replica's own stores served from memory"
                         + " until its global stores show them")
+                .register(registry);
+        Gauge.builder("promptcache.replica.lag.records", streams,
+                s -> ConsumerLag.records(s.metrics(), ConsumerLag::globalConsumer))
+                .description("Records this replica's global stores are behind the end of their topics")
+                .register(registry);
+        Gauge.builder("promptcache.sharers.writers", sharers, Sharers::writers)
+                .description("Objects whose bytes LIVE continuations share (their keys resolve to those when they go)")
                 .register(registry);
     }
 
@@ -65,6 +79,7 @@ public class ReplicaStores implements PrefixIndex {
      */
     public void committed(ObjectId id, ObjectRecord record, Map<PrefixKey, PrefixEntry> advertised) {
         own.committed(id, record, advertised);
+        sharers.put(id.toString(), record);
     }
 
     /** True once the global stores have been restored and follow their topics. */
@@ -101,6 +116,20 @@ public class ReplicaStores implements PrefixIndex {
             unreadable.increment();
             return null;
         }
+    }
+
+    /** Tries the furthest-reaching sharers first; gives up after a few that stopped being LIVE meanwhile. */
+    @Override
+    public Served liveSharer(String writerId, long usableBytes) {
+        Iterator<Sharers.Reader> readers = sharers.reaching(writerId, usableBytes);
+        for (int tried = 0; tried < MAX_SHARERS_TRIED && readers.hasNext(); tried++) {
+            String id = readers.next().objectId();
+            ObjectRecord record = liveObject(id);
+            if (record != null) {
+                return new Served(id, record);
+            }
+        }
+        return null;
     }
 
     /** The object's record (LIVE or TOMBSTONED), or null. */

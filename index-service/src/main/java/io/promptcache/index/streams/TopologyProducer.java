@@ -21,8 +21,8 @@ import io.promptcache.schema.topic.Topics;
 
 /**
  * The replica's materialized state: four global stores on RocksDB, each a full copy of a compacted topic -
- * PrefixMap ({@code prefixes}), ObjectTable ({@code objects}), storage nodes ({@code nodes}) and registered
- * namespaces ({@code namespaces}). A null value
+ * PrefixMap ({@code prefixes}), ObjectTable ({@code objects}, with the in-memory {@link Sharers} derived from it),
+ * storage nodes ({@code nodes}) and registered namespaces ({@code namespaces}). A null value
  * removes the key. Unreadable records go to {@code dead-letters} (the deserialization handler) and the stream
  * keeps running.
  */
@@ -40,9 +40,13 @@ public class TopologyProducer {
     @Inject
     IndexMetrics metrics;
 
+    @Inject
+    Sharers sharers;
+
     @Produces
     public Topology topology() {
-        return build(new TopicCatalog(topicPrefix), entry -> metrics.advertiseVisible(entry.getAdvertisedAtMs()));
+        return build(new TopicCatalog(topicPrefix), entry -> metrics.advertiseVisible(entry.getAdvertisedAtMs()),
+                sharers);
     }
 
     /**
@@ -50,12 +54,15 @@ public class TopologyProducer {
      *
      * @param catalog the topic names
      * @param onAdvertised told of every prefix entry put into the PrefixMap (the advertise-to-visible metric)
+     * @param sharers kept in step with the ObjectTable
      */
-    public static Topology build(TopicCatalog catalog, Consumer<PrefixEntry> onAdvertised) {
+    public static Topology build(TopicCatalog catalog, Consumer<PrefixEntry> onAdvertised, Sharers sharers) {
         StreamsBuilder builder = new StreamsBuilder();
         globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES, onAdvertised);
-        globalStore(builder, catalog, OBJECT_TABLE, Topics.OBJECTS, record -> {
-        });
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OBJECT_TABLE),
+                Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()).withLoggingDisabled(),
+                catalog.name(Topics.OBJECTS), Consumed.with(Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()),
+                () -> new ObjectTableUpdater(OBJECT_TABLE, sharers));
         globalStore(builder, catalog, NODE_TABLE, Topics.NODES, status -> {
         });
         globalStore(builder, catalog, NAMESPACE_TABLE, Topics.NAMESPACES, record -> {

@@ -76,4 +76,15 @@ public final class Api {
         new Random(seed).nextBytes(bytes);
         return bytes;
     }
+
+    /** The value of a counter on {@code /q/metrics} (0 when it has not been registered yet). */
+    public static double counter(String name) {
+        String text = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        for (String line : text.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).trim());
+            }
+        }
+        return 0;
+    }
 }

@@ -26,6 +26,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
 /**
@@ -71,6 +72,7 @@ class ContinuationStoreTest {
         String first = Api.store(ns, turn1, BLOCK_BYTES, kv1).statusCode(201).body("continues", nullValue())
                 .extract().path("objectId");
         long used = node.usedBytes();
+        double records = Api.counter("promptcache_store_records_total");
         // When: turn 2 extends it by 6 blocks and the engine sends only those (fromBlock 10)
         int[] turn2 = extend(turn1, 16 * BLOCK_TOKENS, 3);
         byte[] new2 = Api.randomBytes(6 * BLOCK_BYTES, 4);
@@ -79,8 +81,10 @@ class ContinuationStoreTest {
                 .body("sharedBytes", equalTo(10 * BLOCK_BYTES)).body("blocks", equalTo(16))
                 .body("bytes", equalTo(16 * BLOCK_BYTES)).body("node", equalTo(node.nodeId())).extract()
                 .path("objectId");
-        // Then: only the new bytes were written, and one range GET returns turn 1's bytes then turn 2's
+        // Then: only the new bytes were written, and published: its record and the ADVERTISEs of its 6 new blocks;
+        // one range GET returns turn 1's bytes then turn 2's
         assertThat(node.usedBytes() - used).isEqualTo(6L * BLOCK_BYTES);
+        assertThat(Api.counter("promptcache_store_records_total") - records).isEqualTo(7);
         byte[] expected2 = concat(kv1, new2);
         assertThat(hitBytes(ns, turn2, second, 16)).isEqualTo(expected2);
         assertThat(hitBytes(ns, Arrays.copyOf(turn2, 12 * BLOCK_TOKENS), second, 12))
@@ -95,9 +99,19 @@ class ContinuationStoreTest {
         assertThat(node.usedBytes() - beforeTurn3).isEqualTo(2L * BLOCK_BYTES);
         assertThat(hitBytes(ns, turn3, third, 18)).isEqualTo(expected3);
 
-        // and the earlier turns can go: the latest still reads whole
+        // and the earlier turns can go: the latest still reads whole, and turn 1's prompt, whose keys name the
+        // deleted object, is served by the continuations that share its bytes
         given().delete("/v1/objects/" + first).then().statusCode(202);
         assertThat(hitBytes(ns, turn3, third, 18)).isEqualTo(expected3);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> Api.lookup(ns, turn1).statusCode(200)
+                .body("objectId", not(equalTo(first))));
+        assertThat(hitBytes(ns, turn1, null, 10)).isEqualTo(kv1);
+        // when turn 3 goes too, turn 2 serves turn 1's and its own blocks
+        given().delete("/v1/objects/" + third).then().statusCode(202);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> Api.lookup(ns, turn3).statusCode(200)
+                .body("objectId", equalTo(second)));
+        assertThat(hitBytes(ns, turn3, second, 16)).isEqualTo(expected2);
+        assertThat(hitBytes(ns, turn1, second, 10)).isEqualTo(kv1);
     }
 
     @Test
@@ -157,10 +171,13 @@ class ContinuationStoreTest {
         return longer;
     }
 
-    /** The bytes one range GET returns for the lookup of {@code prompt}, after checking the hit. */
+    /** The bytes one range GET returns for the lookup of {@code prompt}, after checking the hit (any object: null). */
     private static byte[] hitBytes(String ns, int[] prompt, String objectId, int blocks) throws Exception {
         ExtractableResponse<Response> hit = Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(true))
-                .body("objectId", equalTo(objectId)).body("blocks", equalTo(blocks)).extract();
+                .body("blocks", equalTo(blocks)).extract();
+        if (objectId != null) {
+            assertThat(hit.<String> path("objectId")).isEqualTo(objectId);
+        }
         HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(URI.create(hit.path("location")))
                 .header("Range", hit.path("range")).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).isEqualTo(206);

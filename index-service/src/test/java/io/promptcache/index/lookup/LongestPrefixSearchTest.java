@@ -1,6 +1,7 @@
 package io.promptcache.index.lookup;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import io.promptcache.index.streams.Sharers;
 import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
@@ -41,7 +43,19 @@ class LongestPrefixSearchTest {
             reads.add(objectId);
             return live.contains(objectId) ? ObjectRecord.newBuilder().setKey(objectId).build() : null;
         }
+
+        @Override
+        public Served liveSharer(String writerId, long usableBytes) {
+            sharerQueries.add(writerId + "@" + usableBytes);
+            return sharers.getOrDefault(writerId, List.of()).stream()
+                    .filter(s -> live.contains(s.objectId()) && s.reach() >= usableBytes)
+                    .max((a, b) -> Long.compare(a.reach(), b.reach()))
+                    .map(s -> new Served(s.objectId(), liveObject(s.objectId()))).orElse(null);
+        }
     };
+    /** Writer -> the objects sharing its bytes, and how far (absolute bytes of the writer's body). */
+    private final Map<String, List<Sharers.Reader>> sharers = new HashMap<>();
+    private final List<String> sharerQueries = new ArrayList<>();
     private final LongestPrefixSearch search = new LongestPrefixSearch(
             (key, blocks, entry) -> collisions.add(blocks + "->" + entry.getBlocks()));
 
@@ -114,6 +128,54 @@ class LongestPrefixSearchTest {
         prefixes.put(c.key(6), PrefixEntry.newBuilder().setObjectId("short").setBlocks(9).build());
         assertThat(search.search(c, index).blocks()).isEqualTo(5);
         assertThat(collisions).contains("6->9");
+    }
+
+    @Test
+    void shouldServeTheKeysOfAnEvictedWriterFromTheLiveObjectSharingItsBytes() {
+        // Given: A wrote blocks 1-10; B continued it from block 6 (shares A's first 6,000 bytes) and wrote 7-14; each
+        // advertised only the blocks it wrote
+        int[] prompt = tokens(16, 8);
+        PrefixChain c = chain(NAMESPACE, prompt);
+        store("A", c, 10);
+        live.add("B");
+        for (int i = 7; i <= 14; i++) {
+            prefixes.put(c.key(i), PrefixEntry.newBuilder().setObjectId("B").setBlocks(i).setUsableBytes(i * 1000L)
+                    .build());
+        }
+        sharers.computeIfAbsent("A", w -> new ArrayList<>()).add(new Sharers.Reader(
+                6_000, "B"));
+        // B's blocks 7-10 differ from A's: A's keys 7-10 name A (another prompt shares them); ours are B's
+        for (int i = 7; i <= 10; i++) {
+            prefixes.put(c.key(i), PrefixEntry.newBuilder().setObjectId("B").setBlocks(i).setUsableBytes(i * 1000L)
+                    .build());
+        }
+        assertThat(search.search(c, index).blocks()).as("both LIVE").isEqualTo(14);
+
+        // When: A is evicted
+        live.remove("A");
+
+        // Then: the whole prompt still hits B, and a prompt of A's first 6 blocks is served by B too
+        PrefixMatch whole = search.search(c, index);
+        assertThat(whole.blocks()).isEqualTo(14);
+        assertThat(whole.entry().getObjectId()).isEqualTo("B");
+        PrefixMatch first6 = search.search(chain(NAMESPACE, Arrays.copyOf(prompt, 6 * BLOCK)), index);
+        assertThat(first6.blocks()).isEqualTo(6);
+        assertThat(first6.entry().getObjectId()).as("the entry names the object that serves it").isEqualTo("B");
+        assertThat(first6.entry().getUsableBytes()).isEqualTo(6_000);
+        assertThat(first6.object().getKey()).isEqualTo("B");
+
+        // and A's blocks B does not read are not served: a prompt of A's 8 blocks gets the 6 B shares
+        int[] aOnly = Arrays.copyOf(prompt, 8 * BLOCK);
+        for (int i = 7; i <= 8; i++) {
+            prefixes.put(c.key(i), PrefixEntry.newBuilder().setObjectId("A").setBlocks(i).setUsableBytes(i * 1000L)
+                    .build());
+        }
+        assertThat(search.search(chain(NAMESPACE, aOnly), index).blocks()).isEqualTo(6);
+
+        // When: B goes too, nothing serves A's keys
+        live.remove("B");
+        assertThat(search.search(chain(NAMESPACE, Arrays.copyOf(prompt, 6 * BLOCK)), index).hit())
+                .isFalse();
     }
 
     @Test

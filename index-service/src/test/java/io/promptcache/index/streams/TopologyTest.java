@@ -51,7 +51,7 @@ class TopologyTest {
         // production's DeadLetterHandler continues too, after publishing the record to dead-letters
         config.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 LogAndContinueExceptionHandler.class);
-        driver = new TopologyTestDriver(TopologyProducer.build(CATALOG, advertised::add), config);
+        driver = new TopologyTestDriver(TopologyProducer.build(CATALOG, advertised::add, new Sharers()), config);
     }
 
     @AfterEach

@@ -30,6 +30,9 @@ public final class BenchCommand implements Callable<Integer> {
         TRACE
     }
 
+    /** How often the pipeline's lags and tombstoned bytes are sampled. */
+    static final long SAMPLE_SECONDS = 5;
+
     @Spec
     CommandSpec command;
 
@@ -132,9 +135,18 @@ public final class BenchCommand implements Callable<Integer> {
         console.println("bench: " + workload.describe() + " against " + replicas + ", concurrency " + concurrency
                 + ", at most " + duration.toSeconds() + " s");
         console.flush();
-        Report report = driver.run(model, noProgress ? null : console);
+        StoreMetadata.Counts before = StoreMetadata.read(replicas);
+        PipelineSampler pipeline = new PipelineSampler(replicas, stack == null ? null : stack.gc(), SAMPLE_SECONDS);
+        Report report;
+        try {
+            report = driver.run(model, noProgress ? null : console);
+        } finally {
+            pipeline.close();
+        }
         Map<String, Object> summary = report.summary();
         summary.put("lateRequests", driver.lateRequests());
+        summary.put("metadata", StoreMetadata.between(before, StoreMetadata.read(replicas)));
+        summary.put("pipeline", pipeline.summary());
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("workload", workload.describe());
         document.put("index", replicas);
@@ -145,11 +157,14 @@ public final class BenchCommand implements Callable<Integer> {
                 "hitBlocks", row[1], "blocks", row[2], "errors", row[3])));
         document.put("timeline", timeline);
         document.put("latencyByMinute", report.minutes());
+        document.put("pipeline", pipeline.samples());
         BenchOutput.print(console, summary);
         BenchOutput.write(out, document, report);
+        BenchOutput.pipeline(out, pipeline.samples());
         console.println("report: " + out.resolve("report.json") + ", plots: " + out.resolve("latency-cdf.svg") + ", "
                 + out.resolve("throughput.svg") + ", " + out.resolve("hit-ratio.svg") + ", "
-                + out.resolve("store-latency.svg"));
+                + out.resolve("store-latency.svg") + ", " + out.resolve("pipeline-lag.svg") + ", "
+                + out.resolve("tombstoned.svg"));
         console.flush();
         return report.errorCount() == 0 ? 0 : 4;
     }

@@ -37,6 +37,24 @@ final class BenchOutput {
                 + " amplification %.3f: written / bytes of the blocks that missed)%n", summary.get("stores"),
                 summary.get("storesDeduplicated"), summary.get("storesContinued"), summary.get("bytesRead"),
                 summary.get("bytesWritten"), (Double) summary.get("writeAmplification"));
+        Map<String, Object> metadata = (Map<String, Object>) summary.get("metadata");
+        if (metadata != null && metadata.containsKey("records")) {
+            out.printf(Locale.ROOT, "metadata: %s records for %s published stores (%s per store; %s written blocks per"
+                    + " store; records / (written blocks + 1) per store %s)%n", metadata.get("records"),
+                    metadata.get("storesPublished"), metadata.get("recordsPerStore"),
+                    metadata.get("writtenBlocksPerStore"), metadata.get("recordsPerWrittenBlockPlusOne"));
+        } else if (metadata != null) {
+            out.println("metadata: " + metadata.get("unknown"));
+        }
+        Map<String, Object> pipeline = (Map<String, Object>) summary.get("pipeline");
+        if (pipeline != null && pipeline.containsKey("gcLagMax")) {
+            out.printf(Locale.ROOT,
+                    "pipeline (sampled every %d s): gc lag max %s, at the end %s (at minutes 2/5/10: %s);"
+                            + " index replica lag max %s, at the end %s; tombstoned not deleted max %s bytes, at the end %s%n",
+                    BenchCommand.SAMPLE_SECONDS, pipeline.get("gcLagMax"), pipeline.get("gcLagEnd"),
+                    pipeline.get("gcLagAtMinute"), pipeline.get("indexLagMax"), pipeline.get("indexLagEnd"),
+                    pipeline.get("tombstonedBytesMax"), pipeline.get("tombstonedBytesEnd"));
+        }
         Object wholeRun = summary.get("latencyMicrosWholeRun");
         latencies(out, wholeRun == null ? "" : " after the warm-up (" + summary.get("warmupSeconds") + " s)",
                 (Map<String, Map<String, Object>>) summary.get("latencyMicros"));
@@ -101,6 +119,28 @@ final class BenchOutput {
         new LineChart("Block hit ratio over time", "seconds", "block hit ratio", false).yMax(1)
                 .series("each second", seconds, hitRatio).series("since the start", seconds, cumulative)
                 .write(dir.resolve("hit-ratio.svg"));
+    }
+
+    /** The pipeline's lags and tombstoned bytes over the run (a series per index replica, one for the GC). */
+    static void pipeline(Path dir, List<PipelineSampler.Sample> samples) {
+        if (samples.isEmpty()) {
+            return;
+        }
+        double[] seconds = samples.stream().mapToDouble(PipelineSampler.Sample::second).toArray();
+        LineChart lag = new LineChart("Consumer lag of the metadata pipeline", "seconds", "records behind", false)
+                .series("gc-processor", seconds, samples.stream().mapToDouble(PipelineSampler.Sample::gcLag)
+                        .toArray());
+        int replicas = samples.get(0).indexLag().size();
+        for (int r = 0; r < replicas; r++) {
+            int i = r;
+            lag.series("index replica " + (r + 1), seconds, samples.stream()
+                    .mapToDouble(x -> i < x.indexLag().size() ? x.indexLag().get(i) : -1).toArray());
+        }
+        lag.write(dir.resolve("pipeline-lag.svg"));
+        new LineChart("Bytes tombstoned and not yet deleted (GC's count)", "seconds", "MiB", false)
+                .series("tombstoned, not deleted", seconds, samples.stream()
+                        .mapToDouble(x -> x.tombstonedBytes() / (1024.0 * 1024.0)).toArray())
+                .write(dir.resolve("tombstoned.svg"));
     }
 
     @SuppressWarnings("unchecked")

@@ -19,6 +19,7 @@ import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.SharedPiece;
 
 /**
  * promptcache's own cache, in memory, for one storage node: what index-service and gc-processor do, with the GC's
@@ -27,11 +28,13 @@ import io.promptcache.schema.proto.ObjectState;
  * hit of a prefix does not: the continuation stored next holds those bytes and is the fresh one); a miss stores
  * the whole prompt as one immutable object, and a partial hit stores a continuation of the hit object (its prefix
  * shared, only the blocks beyond it written: {@link SharedBytes}, as index-service records it); either advertises
- * every prefix it covers (taking those keys over: objects left with no key are superseded, evicted first). Budgets
- * count physical bytes (shared bytes once, and a piece's tail only while an object reads it: nodes trim the rest), as
- * the GC does. Every {@code planIntervalMs} of trace time the
- * GC plans against the node's capacity; its victims are tombstoned (their keys nulled, lookups stop returning them)
- * and their bytes stay held for {@code graceMs}. With reclaim on demand the GC nominates eviction candidates instead
+ * the blocks it wrote (a key names the object that wrote its bytes; a whole store taking over keys of a live object
+ * leaves it superseded when it has none left). A key whose writer is gone is served by the LIVE object sharing the
+ * writer's bytes furthest, if it reads that far (docs/architecture.md, "Metadata in proportion to what a store
+ * adds"). Budgets count physical bytes (shared bytes once, and a piece's tail only while an object reads it: nodes
+ * trim the rest), as the GC does. Every {@code planIntervalMs} of trace time the GC plans against the node's
+ * capacity; its victims are tombstoned (lookups stop returning them; their keys are served by their sharers) and
+ * their bytes stay held for {@code graceMs}. With reclaim on demand the GC nominates eviction candidates instead
  * and the node deletes them when a store needs room, as storage nodes do.
  */
 final class PolicySimulation {
@@ -45,8 +48,9 @@ final class PolicySimulation {
     private final long planIntervalMs;
     private final BudgetBook book = new BudgetBook();
     private final Map<Long, ObjectId> prefixes = new HashMap<>();
-    private final Map<ObjectId, long[]> keys = new HashMap<>();
     private final Map<ObjectId, Integer> keysHeld = new HashMap<>();
+    /** Writer -> its LIVE sharers by how many of its blocks they hold (as index-service's Sharers). */
+    private final Map<ObjectId, TreeSet<Sharer>> sharers = new HashMap<>();
     private final ArrayDeque<Retired> inGrace = new ArrayDeque<>();
     /** LIVE eviction candidates, in the node's deletion order (last use, a hit counting as a use). */
     private final TreeSet<Candidate> candidates = new TreeSet<>(Comparator.comparingLong(Candidate::lastUseMs)
@@ -65,6 +69,13 @@ final class PolicySimulation {
     private record Candidate(ObjectId id, long lastUseMs) {
     }
 
+    /** A LIVE object holding the first {@code blocks} blocks of a writer's body. */
+    private record Sharer(long blocks, ObjectId id) {
+    }
+
+    private static final Comparator<Sharer> BY_REACH = Comparator.comparingLong(Sharer::blocks)
+            .thenComparing(s -> s.id().toString());
+
     PolicySimulation(Policy policy, long capacityBytes, long bytesPerBlock, long graceMs, long planIntervalMs) {
         this.policy = policy;
         this.capacityBytes = capacityBytes;
@@ -77,7 +88,7 @@ final class PolicySimulation {
     int request(long nowMs, long[] blockIds) {
         removeExpired(nowMs);
         int matched = longestLivePrefix(blockIds);
-        ObjectId hit = matched == 0 ? null : prefixes.get(blockIds[matched - 1]);
+        ObjectId hit = matched == 0 ? null : servedBy(blockIds[matched - 1], matched);
         if (hit != null && matched >= book.get(hit).record().getBlocks()) { // a hit of the whole object is a use of it
             GcObject object = book.get(hit);
             book.put(hit, new GcObject(object.record(), nowMs, object.superseded()));
@@ -99,20 +110,53 @@ final class PolicySimulation {
         return matched;
     }
 
-    /** Largest k such that prefix k maps to a LIVE object, by binary search (contiguity assumed, as the index). */
+    /** Largest k such that prefix k is served by a LIVE object, by binary search (contiguity assumed, as the index). */
     private int longestLivePrefix(long[] blockIds) {
         int lo = 0;
         int hi = blockIds.length;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
-            ObjectId id = prefixes.get(blockIds[mid - 1]);
-            if (id != null && book.get(id).live()) {
+            if (servedBy(blockIds[mid - 1], mid) != null) {
                 lo = mid;
             } else {
                 hi = mid - 1;
             }
         }
         return lo;
+    }
+
+    /** The LIVE object serving the prefix of {@code blocks} blocks ending with {@code key}: its writer or a sharer. */
+    private ObjectId servedBy(long key, int blocks) {
+        ObjectId writer = prefixes.get(key);
+        if (writer == null) {
+            return null;
+        }
+        GcObject object = book.get(writer);
+        if (object != null && object.live()) {
+            return writer;
+        }
+        TreeSet<Sharer> readers = sharers.get(writer);
+        if (readers == null || readers.isEmpty() || readers.last().blocks() < blocks) {
+            return null;
+        }
+        return readers.last().id();
+    }
+
+    /** Registers ({@code add}) or drops a LIVE object's holds on the pieces it shares. */
+    private void share(ObjectId id, ObjectRecord record, boolean add) {
+        for (SharedPiece piece : record.getSharedList()) {
+            ObjectId writer = ObjectId.parse(piece.getObjectId());
+            Sharer sharer = new Sharer((piece.getOffset() + SharedBytes.reach(id.toString(), record, piece))
+                    / bytesPerBlock, id);
+            if (add) {
+                sharers.computeIfAbsent(writer, w -> new TreeSet<>(BY_REACH)).add(sharer);
+            } else {
+                TreeSet<Sharer> readers = sharers.get(writer);
+                if (readers != null && readers.remove(sharer) && readers.isEmpty()) {
+                    sharers.remove(writer);
+                }
+            }
+        }
     }
 
     /** Stores the prompt: whole, or continuing {@code parent}'s first {@code matched} blocks. */
@@ -134,11 +178,14 @@ final class PolicySimulation {
         }
         bytesWritten += own;
         newBlockBytes += (blockIds.length - matched) * bytesPerBlock;
-        book.put(id, new GcObject(record.build(), 0, false));
-        keys.put(id, blockIds.clone());
-        keysHeld.put(id, blockIds.length);
-        for (long key : blockIds) {
-            ObjectId previous = prefixes.put(key, id);
+        ObjectRecord stored = record.build();
+        book.put(id, new GcObject(stored, 0, false));
+        share(id, stored, true);
+        // the blocks it wrote: all of a whole object, those beyond the shared ones of a continuation
+        int first = parent == null ? 0 : matched;
+        keysHeld.put(id, blockIds.length - first);
+        for (int k = first; k < blockIds.length; k++) {
+            ObjectId previous = prefixes.put(blockIds[k], id);
             if (previous != null && !previous.equals(id)) {
                 release(previous);
             }
@@ -168,9 +215,6 @@ final class PolicySimulation {
             if (victim == null) {
                 return false;
             }
-            for (long key : keys.get(victim.id())) {
-                prefixes.remove(key, victim.id());
-            }
             remove(victim.id());
         }
         return true;
@@ -199,10 +243,8 @@ final class PolicySimulation {
         for (Eviction eviction : plan) {
             GcObject object = book.get(eviction.id());
             ObjectRecord tombstone = Tombstones.of(object.record(), eviction.reason(), nowMs + graceMs, "simulate");
+            share(eviction.id(), object.record(), false);
             book.put(eviction.id(), new GcObject(tombstone, object.lastAccessMs(), object.superseded()));
-            for (long key : keys.get(eviction.id())) {
-                prefixes.remove(key, eviction.id());
-            }
             inGrace.addLast(new Retired(eviction.id(), nowMs + graceMs));
         }
         removeExpired(nowMs);
@@ -214,10 +256,16 @@ final class PolicySimulation {
         }
     }
 
-    /** The object's bytes are deleted and its record removed. */
+    /**
+     * The object's bytes are deleted and its record removed. Its keys stay: served by its sharers while they live,
+     * unusable after (the GC nulls them then; here a later store of the same blocks takes them over).
+     */
     private void remove(ObjectId id) {
+        GcObject object = book.get(id);
+        if (object != null && object.live()) {
+            share(id, object.record(), false);
+        }
         book.put(id, null);
-        keys.remove(id);
         keysHeld.remove(id);
         Candidate candidate = candidateOf.remove(id);
         if (candidate != null) {

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /** Small blocking GETs against the stack's management endpoints. */
-final class Http {
+public final class Http {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -17,7 +17,7 @@ final class Http {
     }
 
     /** The body of a 2xx answer, or empty when the service does not answer or answers otherwise. */
-    static Optional<String> get(String url) {
+    public static Optional<String> get(String url) {
         try {
             HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(url))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());

@@ -54,10 +54,12 @@ public final class StatusCommand implements Callable<Integer> {
         }
         double hits = 0;
         double misses = 0;
+        double indexLag = 0;
         for (String index : info.index()) {
             Metrics m = Metrics.parse(Http.get(index + "/q/metrics").orElse(""));
             hits += m.sum("promptcache_lookups_total", Map.of("outcome", "hit"));
             misses += m.sum("promptcache_lookups_total", Map.of("outcome", "miss"));
+            indexLag = Math.max(indexLag, m.sum("promptcache_replica_lag_records", Map.of()));
         }
         out.printf(Locale.ROOT, "lookups: %.0f (%.0f hits, %.0f misses), hit ratio %s%n", hits + misses, hits,
                 misses, hits + misses == 0 ? "-" : String.format(Locale.ROOT, "%.3f", hits / (hits + misses)));
@@ -68,6 +70,8 @@ public final class StatusCommand implements Callable<Integer> {
                     Sizes.format((long) gc.sum("promptcache_gc_bytes", Map.of("scope", "global", "kind", "held"))),
                     Sizes.format((long) (gc.sum("promptcache_gc_bytes", Map.of("scope", "global", "kind", "held"))
                             - gc.sum("promptcache_gc_bytes", Map.of("scope", "global", "kind", "live")))));
+            out.printf(Locale.ROOT, "metadata lag: gc-processor %.0f records behind, index replicas at most %.0f%n",
+                    gc.sum("promptcache_gc_lag_records", Map.of()), indexLag);
         }
         out.flush();
         return allUp ? 0 : 3;

@@ -28,7 +28,24 @@ class PolicySimulationTest {
     }
 
     @Test
-    void shouldEvictSupersededObjectsFirstThenTheLeastRecentlyUsed() {
+    void shouldServeTheKeysOfAnEvictedTurnFromTheTurnThatSharesItsBytes() {
+        // Given: objects expire after 10 ms unused; turn 1 (3 blocks), turn 2 continuing it (advertises only block 4)
+        Policy ttl = new Policy(0.9, 0.8, 10, 0, Map.of(), new NodeLiveness(3, 300_000));
+        PolicySimulation sim = new PolicySimulation(ttl, 1000, 10, 0, 0);
+        sim.request(0, new long[]{1, 2, 3});
+        assertThat(sim.request(5, new long[]{1, 2, 3, 4})).isEqualTo(3);
+        assertThat(sim.request(12, new long[]{1, 2, 3, 4})).isEqualTo(4);
+
+        // When: turn 1 expires (unused since 5), turn 2 does not (used at 12)
+        sim.request(16, new long[]{9});
+
+        // Then: turn 1's prompt still hits all 3 blocks, served by turn 2
+        assertThat(sim.request(17, new long[]{1, 2, 3})).isEqualTo(3);
+        assertThat(sim.liveBytes()).as("turn 2's 4 blocks and block 9").isEqualTo(50);
+    }
+
+    @Test
+    void shouldEvictTheLeastRecentlyUsedBytesTailFirstAsABlockLruWould() {
         // Given: room for 10 blocks (high watermark 9, low 8); a conversation of 3 turns (4 blocks: the turns share
         // their bytes), then an unrelated prompt
         PolicySimulation sim = new PolicySimulation(POLICY, 100, 10, 0, 0);
@@ -41,11 +58,12 @@ class PolicySimulationTest {
         // When: 3 more blocks: over the high watermark
         sim.request(4, new long[]{10, 11, 12});
 
-        // Then: the superseded turns went first (freeing nothing: the last turn shares them), then the least recently
-        // used object, the conversation's last turn, which freed all 4 blocks
-        assertThat(sim.liveBytes()).isEqualTo(60);
+        // Then: the conversation's blocks are the least recently used; its first turn frees nothing while the others
+        // read it, so its last turn goes (block 4), then its second (block 3): down to 8 blocks, as a block LRU
+        // evicting the conversation's tail would; its first turn still serves blocks 1-2
+        assertThat(sim.liveBytes()).isEqualTo(80);
         assertThat(sim.request(5, new long[]{7, 8, 9})).isEqualTo(3);
-        assertThat(sim.request(6, new long[]{1, 2, 3, 4, 5})).isZero();
+        assertThat(sim.request(6, new long[]{1, 2, 3, 4, 5})).isEqualTo(2);
     }
 
     @Test
