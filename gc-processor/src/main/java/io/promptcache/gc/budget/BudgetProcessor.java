@@ -18,6 +18,7 @@ import io.promptcache.gc.storage.Mailbox;
 import io.promptcache.gc.storage.NodeTable;
 import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ReclaimedObject;
@@ -164,27 +165,19 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     }
 
     /**
-     * Tombstones the LIVE objects {@code node} reports it deleted for room (its eviction candidates): lookups stop
+     * Tombstones the LIVE objects {@code node} reports it deleted for room (its eviction candidates, or its own least
+     * recently used objects when nothing marked was left): lookups stop
      * returning them. They are gone already, so no grace window; reports seen before are no-ops.
      */
     private void reclaimed(String node, NodeStatus status, long now) {
         for (ReclaimedObject gone : status.getReclaimedList()) {
-            ObjectId id = objectId(gone.getKey());
+            ObjectId id = ObjectKey.objectId(gone.getKey());
             GcObject object = id == null ? null : book.get(id);
             if (object != null && object.live() && object.record().getKey().equals(gone.getKey())
                     && object.record().getNodesList().contains(node)) {
                 tombstone(id, TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, now, now);
                 metrics.reclaimedByNode();
             }
-        }
-    }
-
-    /** The object id an index-service key ends with ({@code <namespace>/<object id>}); null for other keys. */
-    private static ObjectId objectId(String key) {
-        try {
-            return ObjectId.parse(key.substring(key.lastIndexOf('/') + 1));
-        } catch (IllegalArgumentException e) {
-            return null;
         }
     }
 

@@ -14,6 +14,7 @@ import io.promptcache.gc.storage.Mailbox;
 import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
 
@@ -124,7 +125,7 @@ public final class OrphanSweep {
         long[] tally = tallies.get(node);
         for (NodeStorage.Listed listed : page.objects()) {
             tally[0]++;
-            ObjectId id = objectId(listed.key());
+            ObjectId id = ObjectKey.objectId(listed.key());
             if (id == null || known.test(id) || now - listed.lastModifiedMs() < settings.grace().toMillis()) {
                 continue;
             }
@@ -155,20 +156,6 @@ public final class OrphanSweep {
         if (tally[1] > 0 || !"done".equals(how)) {
             LOG.infof("Orphan sweep of node %s %s: %d keys listed, %d orphans to delete (%d bytes)", node, how,
                     tally[0], tally[1], tally[2]);
-        }
-    }
-
-    /** The object id of a key {@code <namespace>/<object id>}, or null for a key of another form. */
-    static ObjectId objectId(String key) {
-        int slash = key.lastIndexOf('/');
-        String tail = key.substring(slash + 1);
-        if (slash <= 0 || tail.length() != ObjectId.TEXT_LENGTH) {
-            return null;
-        }
-        try {
-            return ObjectId.parse(tail);
-        } catch (IllegalArgumentException e) {
-            return null;
         }
     }
 }

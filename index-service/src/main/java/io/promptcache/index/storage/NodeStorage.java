@@ -19,8 +19,11 @@ public interface NodeStorage {
     /** Readies a node for writes: the bucket exists (created if not). Cheap after the first success per node. */
     void prepare(NodeStatus node);
 
-    /** PUTs {@code bytes} bytes read from {@code body} (streamed; not retried, the stream cannot be read twice). */
-    void put(NodeStatus node, String key, InputStream body, long bytes);
+    /**
+     * PUTs {@code bytes} bytes read from {@code body} (streamed; not retried, the stream cannot be read twice); a pinned
+     * object carries the node's pin marker (event-schema {@code NodeMarkers}).
+     */
+    void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned);
 
     /** The size of an object, by a HEAD ({@link StorageCallException.Kind#NOT_FOUND} if absent). */
     long size(NodeStatus node, String bucket, String key);
@@ -28,8 +31,8 @@ public interface NodeStorage {
     /** One range GET ({@code range} null: the whole object); the caller closes the body. */
     Body get(NodeStatus node, String bucket, String key, String range);
 
-    /** Starts a multipart upload; returns its id. */
-    String createUpload(NodeStatus node, String key);
+    /** Starts a multipart upload (pinned: with the pin marker); returns its id. */
+    String createUpload(NodeStatus node, String key, boolean pinned);
 
     /** UploadPartCopy of the first {@code bytes} of {@code sourceBucket/sourceKey}; returns the part's ETag. */
     String copyPart(NodeStatus node, String key, String uploadId, int part, String sourceBucket, String sourceKey,

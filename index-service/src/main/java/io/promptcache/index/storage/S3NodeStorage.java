@@ -17,6 +17,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.schema.proto.NodeStatus;
 
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -125,10 +126,10 @@ public class S3NodeStorage implements NodeStorage {
     }
 
     @Override
-    public void put(NodeStatus node, String key, InputStream body, long bytes) {
+    public void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned) {
         prepare(node);
         call(node, "take the PUT", () -> client.putObject(b -> b.bucket(bucket).key(key).contentLength(bytes)
-                .contentType("application/octet-stream").overrideConfiguration(once(node)),
+                .contentType("application/octet-stream").metadata(markers(pinned)).overrideConfiguration(once(node)),
                 RequestBody.fromInputStream(body, bytes)));
     }
 
@@ -147,9 +148,15 @@ public class S3NodeStorage implements NodeStorage {
     }
 
     @Override
-    public String createUpload(NodeStatus node, String key) {
+    public String createUpload(NodeStatus node, String key, boolean pinned) {
         return call(node, "create the upload", () -> client.createMultipartUpload(b -> b.bucket(bucket).key(key)
-                .contentType("application/octet-stream").overrideConfiguration(at(node)))).uploadId();
+                .contentType("application/octet-stream").metadata(markers(pinned)).overrideConfiguration(at(node))))
+                .uploadId();
+    }
+
+    /** The node's markers of a new object: a pinned one is never deleted by the node on its own. */
+    private static Map<String, String> markers(boolean pinned) {
+        return pinned ? Map.of(NodeMarkers.PINNED, "true") : Map.of();
     }
 
     @Override

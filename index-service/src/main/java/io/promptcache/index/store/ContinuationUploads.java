@@ -38,10 +38,10 @@ public class ContinuationUploads {
     public record Upload(String uploadId, String sharedEtag) {
     }
 
-    /** Starts the upload of {@code key} and shares the parent's prefix into it. */
-    public Upload start(Continuation c, String key) {
+    /** Starts the upload of {@code key} (pinned: marked so on the node) and shares the parent's prefix into it. */
+    public Upload start(Continuation c, String key, boolean pinned) {
         NodeStatus node = c.node();
-        String uploadId = call(() -> storage.createUpload(node, key));
+        String uploadId = call(() -> storage.createUpload(node, key, pinned));
         try {
             return new Upload(uploadId, call(() -> storage.copyPart(node, key, uploadId, SHARED_PART,
                     c.parent().getBucket(), c.parent().getKey(), c.sharedBytes())));

@@ -27,6 +27,7 @@ import io.promptcache.index.storage.NodeStorage;
 import io.promptcache.index.storage.StorageCallException;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -114,7 +115,7 @@ public class StoreService {
             ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key);
             if (upload == null) {
                 NodeStatus node = place(id, plan.totalBytes());
-                put(node, key, body, plan.totalBytes());
+                put(node, key, body, plan.totalBytes(), plan.pinned());
                 timed(StorePhase.NODE_WRITE, step);
                 StoreOutcome stored = commit(plan, id, node, key, null);
                 outcome = "stored";
@@ -150,7 +151,7 @@ public class StoreService {
      */
     private ContinuationUploads.Upload start(StorePlan plan, Continuation continuation, String key) {
         try {
-            return uploads.start(continuation, key);
+            return uploads.start(continuation, key, plan.pinned());
         } catch (ApiException e) {
             if (plan.fromBlock() > 0) {
                 throw e;
@@ -272,9 +273,9 @@ public class StoreService {
         return node;
     }
 
-    private void put(NodeStatus node, String key, InputStream body, long bytes) {
+    private void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned) {
         try {
-            storage.put(node, key, body, bytes);
+            storage.put(node, key, body, bytes, pinned);
         } catch (StorageCallException e) {
             throw StorageFailures.nodeFailed(e);
         }
@@ -366,7 +367,7 @@ public class StoreService {
     }
 
     private static String key(StorePlan plan, ObjectId id) {
-        return plan.spec().id() + "/" + id;
+        return ObjectKey.of(plan.spec().id(), id);
     }
 
     private static String emptyToNull(String s) {

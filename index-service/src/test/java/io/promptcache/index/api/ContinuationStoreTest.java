@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.promptcache.schema.node.NodeMarkers;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
@@ -155,6 +157,39 @@ class ContinuationStoreTest {
         given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(prompt, 5, null), new byte[0]))
                 .post("/v1/namespaces/" + ns + "/objects").then().statusCode(400);
         Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
+    }
+
+    @Test
+    void shouldMarkPinnedObjectsOnTheNodeSoItNeverDeletesThemOnItsOwn() throws Exception {
+        // Given: a pinned prompt (a one-shot PUT), and a pinned next turn of an unpinned prompt (a multipart upload)
+        String ns = Api.namespace("continuation-pinned");
+        int[] pinnedPrompt = Api.tokens(6 * BLOCK_TOKENS, 31);
+        String base = Api.head(pinnedPrompt, BLOCK_BYTES, 0);
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(base.substring(0, base.length() - 1)
+                + ",\"pinned\":true}", Api.randomBytes(6 * BLOCK_BYTES, 32)))
+                .post("/v1/namespaces/" + ns + "/objects").then().statusCode(201);
+        int[] turn1 = Api.tokens(6 * BLOCK_TOKENS, 35);
+        String first = Api.store(ns, turn1, BLOCK_BYTES, Api.randomBytes(6 * BLOCK_BYTES, 36)).statusCode(201)
+                .extract().path("objectId");
+        int[] turn2 = extend(turn1, 8 * BLOCK_TOKENS, 33);
+        String head2 = head(turn2, 6, first);
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head2.substring(0, head2.length() - 1)
+                + ",\"pinned\":true}", Api.randomBytes(2 * BLOCK_BYTES, 34)))
+                .post("/v1/namespaces/" + ns + "/objects").then().statusCode(201).body("continues", equalTo(first));
+        // Then: the pinned ones carry the node's pin marker, the unpinned one does not
+        assertThat(pinMarker(ns, pinnedPrompt)).hasValue("true");
+        assertThat(pinMarker(ns, turn2)).hasValue("true");
+        assertThat(pinMarker(ns, turn1)).isEmpty();
+    }
+
+    /** The pin marker the node returns on a HEAD of the object a lookup of {@code prompt} names. */
+    private static Optional<String> pinMarker(String ns, int[] prompt) throws Exception {
+        String location = Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(true)).extract()
+                .path("location");
+        HttpResponse<Void> head = HTTP.send(HttpRequest.newBuilder(URI.create(location)).method("HEAD",
+                HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        assertThat(head.statusCode()).isEqualTo(200);
+        return head.headers().firstValue("x-amz-meta-" + NodeMarkers.PINNED);
     }
 
     static String head(int[] tokens, int fromBlock, String continues) {

@@ -76,6 +76,15 @@ public interface StorageConfig {
     @WithDefault("3s")
     Duration reclaimWait();
 
+    /**
+     * With {@code reclaimOnDemand}, a write that finds nothing the GC marked left to delete deletes this node's own
+     * least recently used KV objects (keys {@code <namespace>/<object id>}, never pinned ones) unused for at least this
+     * long, and reports them like reclaimed candidates: a lagging or absent GC costs hits, never writes. 0: never (the
+     * write waits {@code reclaimWait}, then is refused).
+     */
+    @WithDefault("30s")
+    Duration selfEvictAfter();
+
     /** The RAM tier and the background writer. */
     Tier tier();
 

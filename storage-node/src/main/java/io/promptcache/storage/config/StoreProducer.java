@@ -19,7 +19,7 @@ public class StoreProducer {
         return ObjectStore.open(new StoreOptions(config.dataDir(), config.durability(), config.capacityBytes(),
                 tier.policy(), tier.ramCapacityBytes(), tier.asyncWrites(), tier.writerQueueSize(),
                 tier.writeRetries(), tier.drainTimeout(), config.verifyOnRead(), config.inlineThresholdBytes(),
-                config.reclaimOnDemand(), config.reclaimWait()));
+                config.reclaimOnDemand(), config.reclaimWait(), config.selfEvictAfter()));
     }
 
     void close(@Disposes ObjectStore store) {

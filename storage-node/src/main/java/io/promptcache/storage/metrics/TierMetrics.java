@@ -45,6 +45,9 @@ public class TierMetrics {
                 "Bodies that failed their CRC32C check on read");
         counter(registry, "promptcache.storage.reclaimed.early", s, TierStats::reclaimedEarly,
                 "Objects the GC had evicted, deleted before the end of their grace window to make room for a write");
+        counter(registry, "promptcache.storage.self.evicted", s, TierStats::selfEvicted,
+                "Objects this node deleted for room on its own, least recently used first, when nothing the GC marked"
+                        + " was left (reported in its heartbeats, then tombstoned by the GC)");
         counter(registry, "promptcache.storage.reclaim.waits", s, TierStats::reclaimWaits,
                 "Writes that found nothing marked to delete and waited for the GC to mark more (reclaim-wait)");
         counter(registry, "promptcache.storage.trimmed.files", s, TierStats::trimmed,

@@ -54,14 +54,14 @@ public final class ObjectStore implements AutoCloseable {
     private final Trims trims;
     /** How often a write waiting for room looks again (marks and deletes arrive from the GC). */
     private static final long RECLAIM_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-    private final Reclaimables reclaimables = new Reclaimables();
+    private final RoomOrder room = new RoomOrder();
     private final ReclaimLog reclaimed = new ReclaimLog();
     /**
      * What a NoSuchKey says of an eviction candidate this node deleted for room lately: lookups may still return it
      * until the GC reads the node's next heartbeat (the engine's 404 then costs one miss, and its invalidate is a
      * no-op).
      */
-    public static final String RECLAIMED = " (deleted for room: an eviction candidate of the GC)";
+    public static final String RECLAIMED = " (deleted for room: an eviction candidate of the GC, or unused long enough)";
     /** Physical bytes: body files (each once, however many objects share it), inline bodies, parts, reservations. */
     private final AtomicLong allocatedBytes = new AtomicLong();
     /** Logical bytes: the sum of the objects' sizes (shared bytes counted once per object). */
@@ -86,7 +86,7 @@ public final class ObjectStore implements AutoCloseable {
         this.refs = new ExtentRefs(metadata);
         this.trims = new Trims(directory, options);
         try {
-            this.validation = new StartupValidator(directory, metadata, multipart, refs, reclaimables).run();
+            this.validation = new StartupValidator(directory, metadata, multipart, refs, room).run();
         } catch (RuntimeException e) {
             metadata.close();
             throw e;
@@ -351,7 +351,7 @@ public final class ObjectStore implements AutoCloseable {
      */
     public void used(String bucket, String key, ObjectMeta meta, long offset, long length) {
         if (offset == 0 && length >= meta.size()) {
-            reclaimables.used(bucket, key, System.currentTimeMillis());
+            room.used(bucket, key, System.currentTimeMillis());
         }
     }
 
@@ -446,13 +446,14 @@ public final class ObjectStore implements AutoCloseable {
 
     /**
      * Reserves capacity; when it is short, first deletes objects the GC marked ({@link Reclaimables}: evicted ones,
-     * then eviction candidates); with none left, waits up to {@link StoreOptions#reclaimWait()} for the GC to mark
-     * more or for deletes to free room (never on an event loop), then refuses with {@code InsufficientStorage}.
+     * then eviction candidates), then its own least recently used objects unused for {@link StoreOptions#selfEvictAfter()}
+     * ({@link Recency}); with none left, waits up to {@link StoreOptions#reclaimWait()} for the GC to mark more or for
+     * deletes to free room (never on an event loop), then refuses with {@code InsufficientStorage}.
      */
     void reserve(long bytes) {
         long deadline = 0;
         while (!tryReserve(bytes)) {
-            if (options.reclaimOnDemand() && reclaimOne()) {
+            if (options.reclaimOnDemand() && (reclaimOne() || evictOwn())) {
                 continue;
             }
             if (!options.reclaimOnDemand() || options.reclaimWait().isZero() || Context.isOnEventLoopThread()) {
@@ -493,7 +494,7 @@ public final class ObjectStore implements AutoCloseable {
      */
     private boolean reclaimOne() {
         Reclaimables.Candidate next = null;
-        while ((next = reclaimables.next(next)) != null) {
+        while ((next = room.nextMarked(next)) != null) {
             synchronized (commitLock(next.bucket(), next.key())) {
                 Optional<ObjectMeta> current = metadata.getObject(next.bucket(), next.key());
                 if (current.isEmpty() || !current.get().fileId().equals(next.versionId())) {
@@ -507,6 +508,37 @@ public final class ObjectStore implements AutoCloseable {
                 if (!next.evicted()) {
                     reclaimed.add(next.bucket(), next.key(), System.currentTimeMillis());
                 }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Deletes this node's least recently used object that frees bytes and was not used for
+     * {@link StoreOptions#selfEvictAfter()} (never a pinned one); false if none is left. A lagging or absent GC then
+     * costs hits, not writes. The object is reported in the heartbeats like a reclaimed candidate, so the GC tombstones
+     * it and lookups stop returning it; a lookup answered meanwhile ends in a GET 404, a miss the engine reports.
+     */
+    private boolean evictOwn() {
+        if (options.selfEvictAfter().isZero()) {
+            return false;
+        }
+        long now = System.currentTimeMillis();
+        long newest = now - options.selfEvictAfter().toMillis();
+        Recency.Entry next = null;
+        while ((next = room.nextOwn(next)) != null && next.lastUseMs() <= newest) {
+            synchronized (commitLock(next.bucket(), next.key())) {
+                Optional<ObjectMeta> current = metadata.getObject(next.bucket(), next.key());
+                if (current.isEmpty() || !current.get().fileId().equals(next.versionId())
+                        || freedBy(current.get()) == 0) {
+                    continue; // replaced or deleted meanwhile, or its bytes are shared with objects that stay
+                }
+                remove(next.bucket(), next.key(), current.get());
+                stats.selfEvicted.increment();
+                reclaimed.add(next.bucket(), next.key(), now);
+                LOG.debug("Deleted {}/{} for room (unused for {} ms; nothing marked by the GC was left)",
+                        next.bucket(), next.key(), now - next.lastUseMs());
                 return true;
             }
         }
@@ -540,7 +572,7 @@ public final class ObjectStore implements AutoCloseable {
     public long reclaimableBytes() {
         Map<String, Integer> holders = new java.util.HashMap<>();
         long bytes = 0;
-        for (Reclaimables.Candidate c : reclaimables.snapshot()) {
+        for (Reclaimables.Candidate c : room.marked()) {
             Optional<ObjectMeta> current = metadata.getObject(c.bucket(), c.key());
             if (current.isEmpty() || !current.get().fileId().equals(c.versionId())) {
                 continue;
@@ -670,7 +702,7 @@ public final class ObjectStore implements AutoCloseable {
             objectCount.incrementAndGet();
             replaced.ifPresent(this::forgetCounts);
             free(freed);
-            reclaimables.update(bucket, key, install.meta());
+            room.update(bucket, key, install.meta());
         }
     }
 
@@ -682,7 +714,7 @@ public final class ObjectStore implements AutoCloseable {
             freed = refs.commit(batch, new ExtentRefs.Change().release(meta.bodyExtents()));
         }
         // its body files leave the tiers only once nothing holds them (free): a copy may still read them
-        reclaimables.forget(bucket, key);
+        room.forget(bucket, key);
         forgetCounts(meta);
         free(freed);
     }

@@ -28,7 +28,7 @@ final class StartupValidator {
     private final MetadataStore metadata;
     private final MultipartUploads multipart;
     private final ExtentRefs refs;
-    private final Reclaimables reclaimables;
+    private final RoomOrder room;
     /** The stored counts, as read before validation. */
     private final Map<String, ExtentRefs.FileEntry> stored = new HashMap<>();
     /** The counts the records imply. */
@@ -39,12 +39,12 @@ final class StartupValidator {
     private final Map<String, Long> sizes = new HashMap<>();
 
     StartupValidator(DataDirectory directory, MetadataStore metadata, MultipartUploads multipart, ExtentRefs refs,
-            Reclaimables reclaimables) {
+            RoomOrder room) {
         this.directory = directory;
         this.metadata = metadata;
         this.multipart = multipart;
         this.refs = refs;
-        this.reclaimables = reclaimables;
+        this.room = room;
     }
 
     ValidationReport run() {
@@ -77,7 +77,7 @@ final class StartupValidator {
                 missing[0]++;
                 return;
             }
-            reclaimables.update(bucket, key, meta);
+            room.update(bucket, key, meta);
             kept[0]++;
             kept[1] += meta.size();
             kept[2] += meta.isInline() ? meta.size() : 0;

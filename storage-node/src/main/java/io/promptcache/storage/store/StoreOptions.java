@@ -20,10 +20,13 @@ import java.time.Duration;
  * @param reclaimOnDemand a write that needs room first deletes the objects the GC marked ({@link Reclaimables})
  * @param reclaimWait with {@code reclaimOnDemand}, how long a write (off the event loop) short of room waits for the
  *        GC to mark more before it is refused (0: refused at once)
+ * @param selfEvictAfter with {@code reclaimOnDemand}, a write that finds nothing marked left deletes the node's own
+ *        least recently used objects unused for at least this long ({@link Recency}; 0: never)
  */
 public record StoreOptions(Path dataDir, Durability durability, long capacityBytes, TierPolicy policy,
         long ramCapacityBytes, boolean asyncWrites, int writerQueueSize, int writeRetries, Duration drainTimeout,
-        boolean verifyOnRead, int inlineThresholdBytes, boolean reclaimOnDemand, Duration reclaimWait) {
+        boolean verifyOnRead, int inlineThresholdBytes, boolean reclaimOnDemand, Duration reclaimWait,
+        Duration selfEvictAfter) {
 
     public StoreOptions {
         if (capacityBytes <= 0) {
@@ -44,6 +47,9 @@ public record StoreOptions(Path dataDir, Durability durability, long capacityByt
             throw new IllegalArgumentException("the inline threshold must be 0 to " + MAX_INLINE_BYTES
                     + " bytes, got " + inlineThresholdBytes);
         }
+        if (selfEvictAfter == null || selfEvictAfter.isNegative()) {
+            throw new IllegalArgumentException("the self-eviction age must be zero or positive, got " + selfEvictAfter);
+        }
         if (reclaimWait == null || reclaimWait.isNegative()) {
             throw new IllegalArgumentException("the reclaim wait must be zero or positive, got " + reclaimWait);
         }
@@ -58,29 +64,37 @@ public record StoreOptions(Path dataDir, Durability durability, long capacityByt
     /** Disk only: no RAM tier, synchronous writes, every body in a file, reads checked against their checksums. */
     public static StoreOptions diskOnly(Path dataDir, Durability durability, long capacityBytes) {
         return new StoreOptions(dataDir, durability, capacityBytes, TierPolicy.WRITE_THROUGH, 0, false, 512, 3,
-                Duration.ofSeconds(5), true, 0, true, Duration.ZERO);
+                Duration.ofSeconds(5), true, 0, true, Duration.ZERO, Duration.ZERO);
     }
 
     public StoreOptions withTiers(TierPolicy newPolicy, long newRamCapacity, boolean newAsyncWrites) {
         return new StoreOptions(dataDir, durability, capacityBytes, newPolicy, newRamCapacity, newAsyncWrites,
                 writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes, reclaimOnDemand,
-                reclaimWait);
+                reclaimWait, selfEvictAfter);
     }
 
     public StoreOptions withVerifyOnRead(boolean verify) {
         return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
                 writerQueueSize, writeRetries, drainTimeout, verify, inlineThresholdBytes, reclaimOnDemand,
-                reclaimWait);
+                reclaimWait, selfEvictAfter);
     }
 
     public StoreOptions withInlineThreshold(int bytes) {
         return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, bytes, reclaimOnDemand, reclaimWait);
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, bytes, reclaimOnDemand, reclaimWait,
+                selfEvictAfter);
     }
 
     public StoreOptions withReclaimWait(Duration wait) {
         return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
-                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes, reclaimOnDemand, wait);
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes, reclaimOnDemand, wait,
+                selfEvictAfter);
+    }
+
+    public StoreOptions withSelfEvictAfter(Duration age) {
+        return new StoreOptions(dataDir, durability, capacityBytes, policy, ramCapacityBytes, asyncWrites,
+                writerQueueSize, writeRetries, drainTimeout, verifyOnRead, inlineThresholdBytes, reclaimOnDemand,
+                reclaimWait, age);
     }
 
     /** The capacity actually enforced: a RAM-only node cannot hold more than its RAM budget. */

@@ -12,6 +12,7 @@ public final class TierStats {
     final LongAdder staleCleaned = new LongAdder();
     final LongAdder corruptOnRead = new LongAdder();
     final LongAdder reclaimedEarly = new LongAdder();
+    final LongAdder selfEvicted = new LongAdder();
     final LongAdder reclaimWaits = new LongAdder();
     final LongAdder trimmed = new LongAdder();
     final LongAdder deletes = new LongAdder();
@@ -22,6 +23,11 @@ public final class TierStats {
     }
 
     /** Objects the GC had evicted, deleted before the end of their grace window to make room for a write. */
+    /** Objects this node deleted for room on its own (nothing the GC marked was left). */
+    public long selfEvicted() {
+        return selfEvicted.sum();
+    }
+
     public long reclaimedEarly() {
         return reclaimedEarly.sum();
     }

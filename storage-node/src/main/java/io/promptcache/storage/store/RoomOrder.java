@@ -1,0 +1,47 @@
+package io.promptcache.storage.store;
+
+import java.util.List;
+
+/**
+ * The order in which a write short of room deletes objects on this node: the objects the GC evicted (in their grace
+ * window), then the GC's eviction candidates ({@link Reclaimables}), then, when the GC marked nothing left to delete,
+ * the node's own least recently used objects past an age limit ({@link Recency}). Kept in step with every commit and
+ * delete, and rebuilt from the index at startup.
+ */
+final class RoomOrder {
+
+    private final Reclaimables marked = new Reclaimables();
+    private final Recency own = new Recency();
+
+    /** {@code bucket/key} is now {@code meta}. */
+    void update(String bucket, String key, ObjectMeta meta) {
+        marked.update(bucket, key, meta);
+        own.update(bucket, key, meta);
+    }
+
+    /** {@code bucket/key} was read whole at {@code nowMs}. */
+    void used(String bucket, String key, long nowMs) {
+        marked.used(bucket, key, nowMs);
+        own.used(bucket, key, nowMs);
+    }
+
+    /** {@code bucket/key} was deleted. */
+    void forget(String bucket, String key) {
+        marked.forget(bucket, key);
+        own.forget(bucket, key);
+    }
+
+    /** The next object the GC marked after {@code previous} (null: the first), or null. */
+    Reclaimables.Candidate nextMarked(Reclaimables.Candidate previous) {
+        return marked.next(previous);
+    }
+
+    /** The next of the node's own objects, least recently used first, after {@code previous}, or null. */
+    Recency.Entry nextOwn(Recency.Entry previous) {
+        return own.next(previous);
+    }
+
+    List<Reclaimables.Candidate> marked() {
+        return marked.snapshot();
+    }
+}
