@@ -137,14 +137,22 @@ public class ObjectService {
         return tombstone(record, ObjectIds.parse(objectId), TombstoneReason.TOMBSTONE_REASON_OWNER_DELETE);
     }
 
+    /**
+     * Publishes the tombstone. An owner's delete gets the grace window (readers that looked it up finish their GETs);
+     * an invalidated object is missing on its node already, so it has nothing for a reader to finish and is due at
+     * once (its bytes do not stay counted in the GC's budgets for a grace window).
+     */
     private ObjectRecord tombstone(ObjectRecord record, ObjectId id, TombstoneReason reason) {
         if (record.getState() == ObjectState.OBJECT_STATE_TOMBSTONED) {
             return record;
         }
         long now = System.currentTimeMillis();
+        long grace = reason == TombstoneReason.TOMBSTONE_REASON_INVALIDATED
+                ? 0
+                : config.store().tombstoneGrace().toMillis();
         ObjectRecord tombstoned = record.toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED)
                 .setTombstone(Tombstone.newBuilder().setEpoch(now).setReason(reason)
-                        .setDeleteAfterMs(now + config.store().tombstoneGrace().toMillis())
+                        .setDeleteAfterMs(now + grace)
                         .setDecidedBy(producers.instanceId()))
                 .build();
         try {
