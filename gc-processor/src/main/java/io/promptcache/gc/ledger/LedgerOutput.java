@@ -16,7 +16,7 @@ public sealed interface LedgerOutput {
         PrefixEntry entry();
     }
 
-    /** Null this {@code prefixes} key: it points to a tombstoned or removed object. */
+    /** Null this {@code prefixes} key: it points to a removed object (its record nulled). */
     record PrefixRetraction(PrefixKey key) implements PrefixWrite {
 
         @Override

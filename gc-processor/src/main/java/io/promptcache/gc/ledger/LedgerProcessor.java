@@ -155,9 +155,10 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         boolean added = change.added();
         Bytes ref = refKey(id, key);
         boolean known = refs.get(ref) != null;
-        if (change.nulled() != null && known && !entry.tombstoned()) {
-            // nulled, yet this ledger never retracted it (it retracts only a tombstoned or removed object's keys):
-            // the null was meant for an older object and landed after this one re-advertised the key
+        if (change.nulled() != null && known) {
+            // nulled, yet this ledger never retracted it (it retracts only a removed object's keys, and forgets them):
+            // the null was meant for an older object and landed after this one re-advertised the key. A tombstoned
+            // object's keys are written back too: the objects sharing its bytes serve them
             context.forward(new Record<>(null, new LedgerOutput.PrefixRestore(key, change.nulled()),
                     context.currentSystemTimeMs()));
             metrics.restored(1);

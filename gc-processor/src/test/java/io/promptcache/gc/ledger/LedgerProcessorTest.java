@@ -281,30 +281,39 @@ class LedgerProcessorTest {
     }
 
     @Test
-    void shouldPutBackANulledKeyOnlyWhileItsObjectIsLive() {
-        // Given: two objects, each with a key
+    void shouldPutBackANulledKeyUntilItsObjectIsRemoved() {
+        // Given: a LIVE object, a tombstoned one (its keys kept: the objects sharing its bytes serve them) and a removed
+        // one (its record nulled: its ledger nulled its key), each with a key
         ObjectId live = ObjectId.generate();
         ObjectId tombstoned = ObjectId.generate();
+        ObjectId removed = ObjectId.generate();
         PrefixKey k1 = Records.prefixKey(1);
         PrefixKey k2 = Records.prefixKey(2);
+        PrefixKey k3 = Records.prefixKey(3);
         ObjectRecord record = Records.live("n1", 100, T0);
         process(live, new ObjectChanged(Records.live("n1", 100, T0)));
         process(live, new RefChanged(k1, true));
         process(tombstoned, new ObjectChanged(record));
         process(tombstoned, new RefChanged(k2, true));
         process(tombstoned, new ObjectChanged(Records.tombstone(record, T0 + 30_000)));
+        process(removed, new ObjectChanged(Records.live("n1", 100, T0)));
+        process(removed, new RefChanged(k3, true));
+        process(removed, new ObjectChanged(null));
         context.resetForwards();
 
-        // When: both keys come back nulled (the second by its own object's retraction)
+        // When: the three keys come back nulled (the third by its own object's retraction)
         PrefixEntry first = PrefixEntry.newBuilder().setObjectId(live.toString()).setBlocks(1).build();
+        PrefixEntry second = PrefixEntry.newBuilder().setObjectId(tombstoned.toString()).setBlocks(1).build();
         process(live, RefChanged.nulled(k1, first));
-        process(tombstoned, RefChanged.nulled(k2, PrefixEntry.newBuilder().setObjectId(tombstoned.toString())
-                .build()));
+        process(tombstoned, RefChanged.nulled(k2, second));
+        process(removed, RefChanged.nulled(k3, PrefixEntry.newBuilder().setObjectId(removed.toString()).build()));
 
-        // Then: only the LIVE object's key is written back, and it still counts as a reference
-        assertThat(outputs(LedgerOutput.PrefixWrite.class)).containsExactly(new PrefixRestore(k1, first));
+        // Then: the first two are written back (no ledger retracted them: the nulls were meant for older objects),
+        // and still count as references; the removed object's stays nulled
+        assertThat(outputs(LedgerOutput.PrefixWrite.class)).containsExactly(new PrefixRestore(k1, first),
+                new PrefixRestore(k2, second));
         assertThat(ledger.ledger().get(live).refs()).isEqualTo(1);
-        assertThat(registry.get("promptcache_gc_prefixes_restored_total").counter().count()).isEqualTo(1);
+        assertThat(registry.get("promptcache_gc_prefixes_restored_total").counter().count()).isEqualTo(2);
     }
 
     private void process(ObjectId id, LedgerEvent event) {
