@@ -1,9 +1,6 @@
 package io.promptcache.storage.store;
 
 import java.util.Comparator;
-import java.util.Map;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.node.NodeMarkers;
@@ -25,60 +22,36 @@ final class Recency {
     private static final Comparator<Entry> OLDEST_FIRST = Comparator.comparingLong(Entry::lastUseMs)
             .thenComparing(Entry::bucket).thenComparing(Entry::key).thenComparing(Entry::versionId);
 
-    private final TreeSet<Entry> queue = new TreeSet<>(OLDEST_FIRST);
-    private final Map<String, Entry> byObject = new ConcurrentHashMap<>();
+    private final ObjectOrder<Entry> order = new ObjectOrder<>(OLDEST_FIRST);
 
     /**
      * {@code bucket/key} is now {@code meta}. A new version of a known object (a GC mark, a CopyObject onto itself)
      * keeps its last use; a new object is used at its creation.
      */
-    synchronized void update(String bucket, String key, ObjectMeta meta) {
-        Entry previous = byObject.remove(id(bucket, key));
-        if (previous != null) {
-            queue.remove(previous);
-        }
-        if (ObjectKey.objectId(key) == null || "true".equalsIgnoreCase(meta.userMetadata().get(NodeMarkers.PINNED))) {
-            return;
-        }
-        Entry entry = new Entry(previous != null ? previous.lastUseMs() : meta.lastModified(), bucket, key,
-                meta.fileId());
-        queue.add(entry);
-        byObject.put(id(bucket, key), entry);
+    void update(String bucket, String key, ObjectMeta meta) {
+        boolean evictable = ObjectKey.objectId(key) != null
+                && !"true".equalsIgnoreCase(meta.userMetadata().get(NodeMarkers.PINNED));
+        order.update(bucket, key, previous -> evictable
+                ? new Entry(previous != null ? previous.lastUseMs() : meta.lastModified(), bucket, key, meta.fileId())
+                : null);
     }
 
     /** {@code bucket/key} was read whole at {@code nowMs}. */
     void used(String bucket, String key, long nowMs) {
-        Entry current = byObject.get(id(bucket, key));
+        Entry current = order.get(bucket, key);
         if (current == null || current.lastUseMs() >= nowMs) {
             return;
         }
-        synchronized (this) {
-            if (queue.remove(current)) {
-                Entry moved = new Entry(nowMs, bucket, key, current.versionId());
-                queue.add(moved);
-                byObject.put(id(bucket, key), moved);
-            }
-        }
+        order.move(bucket, key, current, new Entry(nowMs, bucket, key, current.versionId()));
     }
 
     /** {@code bucket/key} was deleted. */
-    synchronized void forget(String bucket, String key) {
-        Entry previous = byObject.remove(id(bucket, key));
-        if (previous != null) {
-            queue.remove(previous);
-        }
+    void forget(String bucket, String key) {
+        order.forget(bucket, key);
     }
 
     /** The next least recently used after {@code previous} (null: the first); null when none is left. */
-    synchronized Entry next(Entry previous) {
-        return previous == null ? (queue.isEmpty() ? null : queue.first()) : queue.higher(previous);
-    }
-
-    int size() {
-        return byObject.size();
-    }
-
-    private static String id(String bucket, String key) {
-        return bucket + '\0' + key;
+    Entry next(Entry previous) {
+        return order.next(previous);
     }
 }

@@ -2,9 +2,6 @@ package io.promptcache.storage.store;
 
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The objects the cluster's GC marked as deletable for room, in the order a write that needs room deletes them. The
@@ -39,21 +36,15 @@ final class Reclaimables {
             .thenComparingLong(Candidate::order).thenComparing(Candidate::bucket).thenComparing(Candidate::key)
             .thenComparing(Candidate::versionId);
 
-    private final TreeSet<Candidate> queue = new TreeSet<>(DELETION_ORDER);
-    private final Map<String, Candidate> byObject = new ConcurrentHashMap<>();
+    private final ObjectOrder<Candidate> order = new ObjectOrder<>(DELETION_ORDER);
 
     /** {@code bucket/key} is now {@code meta}: remembered if it carries a mark, forgotten otherwise. */
-    synchronized void update(String bucket, String key, ObjectMeta meta) {
-        forget(bucket, key);
+    void update(String bucket, String key, ObjectMeta meta) {
         Long deadline = number(meta.userMetadata().get(MARKER));
         Long lastUse = deadline != null ? null : number(meta.userMetadata().get(CANDIDATE));
-        if (deadline == null && lastUse == null) {
-            return;
-        }
-        Candidate candidate = new Candidate(deadline != null, deadline != null ? deadline : lastUse, bucket, key,
-                meta.fileId());
-        queue.add(candidate);
-        byObject.put(id(bucket, key), candidate);
+        order.update(bucket, key, previous -> deadline == null && lastUse == null
+                ? null
+                : new Candidate(deadline != null, deadline != null ? deadline : lastUse, bucket, key, meta.fileId()));
     }
 
     private static Long number(String value) {
@@ -69,40 +60,27 @@ final class Reclaimables {
 
     /** {@code bucket/key} was read at {@code nowMs}: a candidate moves behind the ones used less recently. */
     void used(String bucket, String key, long nowMs) {
-        if (byObject.isEmpty()) {
+        if (order.isEmpty()) {
             return;
         }
-        Candidate current = byObject.get(id(bucket, key));
+        Candidate current = order.get(bucket, key);
         if (current == null || current.evicted() || current.order() >= nowMs) {
             return;
         }
-        synchronized (this) {
-            if (queue.remove(current)) {
-                Candidate moved = new Candidate(false, nowMs, bucket, key, current.versionId());
-                queue.add(moved);
-                byObject.put(id(bucket, key), moved);
-            }
-        }
+        order.move(bucket, key, current, new Candidate(false, nowMs, bucket, key, current.versionId()));
     }
 
     /** {@code bucket/key} was deleted. */
-    synchronized void forget(String bucket, String key) {
-        Candidate previous = byObject.remove(id(bucket, key));
-        if (previous != null) {
-            queue.remove(previous);
-        }
+    void forget(String bucket, String key) {
+        order.forget(bucket, key);
     }
 
     /** The next object to delete after {@code previous} (null: the first); null when none is left. */
-    synchronized Candidate next(Candidate previous) {
-        return previous == null ? (queue.isEmpty() ? null : queue.first()) : queue.higher(previous);
+    Candidate next(Candidate previous) {
+        return order.next(previous);
     }
 
-    synchronized List<Candidate> snapshot() {
-        return List.copyOf(queue);
-    }
-
-    private static String id(String bucket, String key) {
-        return bucket + '\0' + key;
+    List<Candidate> snapshot() {
+        return order.snapshot();
     }
 }

@@ -212,7 +212,8 @@ class ReclaimTest {
                 Map.of(Reclaimables.CANDIDATE, Long.toString(lastUseMs))), WriteCondition.NONE);
     }
 
-    private static boolean exists(ObjectStore store, String key) {
+    /** Whether {@code kv-b/key} is on the node. */
+    static boolean exists(ObjectStore store, String key) {
         try {
             store.head("kv-b", key);
             return true;

@@ -55,9 +55,10 @@ class SelfEvictionTest {
 
             // Then: the least recently used KV objects went (the first, then the third), the read one, the pinned one
             // and the foreign key stay; both deletions are reported
-            assertThat(exists(store, first)).isFalse();
-            assertThat(exists(store, third)).isFalse();
-            assertThat(exists(store, second) && exists(store, pinned) && exists(store, "someone-else/file.bin"))
+            assertThat(ReclaimTest.exists(store, first)).isFalse();
+            assertThat(ReclaimTest.exists(store, third)).isFalse();
+            assertThat(ReclaimTest.exists(store, second) && ReclaimTest.exists(store, pinned)
+                    && ReclaimTest.exists(store, "someone-else/file.bin"))
                     .isTrue();
             assertThat(store.tierStats().selfEvicted()).isEqualTo(2);
             assertThat(store.reclaimed().recent(System.currentTimeMillis())).extracting(ReclaimLog.Entry::key)
@@ -69,7 +70,7 @@ class SelfEvictionTest {
             // Then: refused, nothing deleted
             assertThatThrownBy(() -> put(store, key(), Map.of())).isInstanceOf(S3Exception.class)
                     .hasMessageContaining("Not enough free capacity");
-            assertThat(exists(store, second) && exists(store, pinned)).isTrue();
+            assertThat(ReclaimTest.exists(store, second) && ReclaimTest.exists(store, pinned)).isTrue();
         }
     }
 
@@ -88,14 +89,14 @@ class SelfEvictionTest {
                     Map.of(), Map.of(Reclaimables.CANDIDATE, "1000")), WriteCondition.NONE);
             // the GC's candidate goes first, though the other is older
             put(store, key(), Map.of());
-            assertThat(exists(store, candidate)).isFalse();
-            assertThat(exists(store, old)).isTrue();
+            assertThat(ReclaimTest.exists(store, candidate)).isFalse();
+            assertThat(ReclaimTest.exists(store, old)).isTrue();
         }
         try (ObjectStore store = open(2 * SIZE)) {
             Thread.sleep(AGE.toMillis() + 100);
             // after a restart the oldest (by its stored time) is the first of the node's own
             put(store, key(), Map.of());
-            assertThat(exists(store, old)).isFalse();
+            assertThat(ReclaimTest.exists(store, old)).isFalse();
         }
     }
 
@@ -118,14 +119,5 @@ class SelfEvictionTest {
     private static void read(ObjectStore store, String key, long length) {
         ObjectMeta meta = store.head("kv-b", key);
         store.openRange("kv-b", key, meta, 0, length).forEach(BodySegment::release);
-    }
-
-    private static boolean exists(ObjectStore store, String key) {
-        try {
-            store.head("kv-b", key);
-            return true;
-        } catch (S3Exception e) {
-            return false;
-        }
     }
 }
