@@ -33,10 +33,13 @@ import io.promptcache.schema.proto.BlockLayout;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.proto.Tombstone;
+import io.promptcache.schema.proto.TombstoneReason;
 import io.promptcache.schema.serde.SchemaVersion;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -119,11 +122,15 @@ class IndexReplicasIT {
                 }
             }
 
+            // a parent, a continuation sharing its bytes, then the parent evicted (its keys still name it)
+            Continued continued = continuedThenParentEvicted(a, b, ns);
+
             b.kill();
             long warm = System.nanoTime();
             try (ServiceProcess restarted = replica("replica-b").start(Duration.ofSeconds(120))) {
                 report("warm restart (own state dir, SIGKILLed)", warm);
                 assertHits(restarted, ns, prompts, synthetic);
+                continued.assertServedByTheContinuation(restarted);
                 restarted.kill();
             }
             TestDirectories.delete(WORK.resolve("replica-b").resolve("state"));
@@ -131,7 +138,76 @@ class IndexReplicasIT {
             try (ServiceProcess empty = replica("replica-b").start(Duration.ofSeconds(180))) {
                 report("cold start (empty state dir)", cold);
                 assertHits(empty, ns, prompts, synthetic);
+                continued.assertServedByTheContinuation(empty);
             }
+        }
+    }
+
+    /**
+     * Stores a prompt on replica {@code a}, then a longer one (a continuation: it shares the first's bytes and writes
+     * ADVERTISEs for its new blocks only), then tombstones the first as the GC evicts it. Returns once replica
+     * {@code b} serves the first prompt's prefix from the continuation.
+     */
+    private static Continued continuedThenParentEvicted(ServiceProcess a, ServiceProcess b, String ns)
+            throws InterruptedException {
+        int[] parent = Api.tokens(8 * 16, 7001);
+        int[] longer = new int[16 * 16];
+        System.arraycopy(parent, 0, longer, 0, parent.length);
+        System.arraycopy(Api.tokens(8 * 16, 7002), 0, longer, parent.length, 8 * 16);
+        String parentId = given().baseUri(a.url("")).contentType(StoreResource.STORE_FRAMED)
+                .body(Api.framed(Api.head(parent, 256, 0), new byte[8 * 256])).post("/v1/namespaces/" + ns
+                        + "/objects")
+                .then().statusCode(201).extract().path("objectId");
+        String childId = given().baseUri(a.url("")).contentType(StoreResource.STORE_FRAMED)
+                .body(Api.framed(Api.head(longer, 256, 0), new byte[16 * 256])).post("/v1/namespaces/" + ns
+                        + "/objects")
+                .then().statusCode(201).body("continues", equalTo(parentId)).extract()
+                .path("objectId");
+        ObjectRecord tombstoned = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                .setState(ObjectState.OBJECT_STATE_TOMBSTONED).setNamespaceId(ns).addNodes(node.nodeId())
+                .setBucket("promptcache-kv").setKey(ns + "/" + parentId).setTotalBytes(8 * 256L)
+                .setLayout(BlockLayout.newBuilder().setBytesPerBlock(256)).setBlocks(8).setOwnerId("default")
+                .setTenantId("default").setTombstone(Tombstone.newBuilder().setEpoch(1)
+                        .setReason(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET)
+                        .setDeleteAfterMs(System.currentTimeMillis()))
+                .build();
+        String objects = TopicCatalog.defaults().name(Topics.OBJECTS);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(objects, ObjectId.parse(parentId).toBytes(),
+                    Topics.OBJECTS.valueSerde().serializer().serialize(objects, tombstoned)));
+            producer.flush();
+        }
+        Continued continued = new Continued(ns, parent, longer, childId);
+        long start = System.nanoTime();
+        while (!childId.equals(continued.lookup(b, parent).getString("objectId"))) {
+            assertThat(System.nanoTime() - start).as("replica b serves the evicted parent's prefix from the "
+                    + "continuation within 10 s").isLessThan(Duration.ofSeconds(10).toNanos());
+            Thread.sleep(50);
+        }
+        return continued;
+    }
+
+    /** A continuation whose parent was evicted: both prompts' prefixes are the continuation's. */
+    private record Continued(String ns, int[] parent, int[] longer, String childId) {
+
+        JsonPath lookup(ServiceProcess replica, int[] prompt) {
+            return given().baseUri(replica.url("")).contentType(ContentType.JSON).body(Map.of("tokens", prompt))
+                    .post("/v1/namespaces/" + ns + "/lookup").then().statusCode(200).extract().jsonPath();
+        }
+
+        /** After a replay of the log: the parent's keys (still naming the evicted parent) resolve to its sharer. */
+        void assertServedByTheContinuation(ServiceProcess replica) {
+            JsonPath short8 = lookup(replica, parent);
+            assertThat(short8.<Boolean> get("hit")).as("the evicted parent's prompt").isTrue();
+            assertThat(short8.<String> get("objectId")).isEqualTo(childId);
+            assertThat(short8.<Integer> get("blocks")).isEqualTo(8);
+            assertThat(short8.<String> get("range")).as("its bytes are the continuation's first 8 blocks")
+                    .isEqualTo("bytes=0-" + (8 * 256 - 1));
+            JsonPath long16 = lookup(replica, longer);
+            assertThat(long16.<String> get("objectId")).isEqualTo(childId);
+            assertThat(long16.<Integer> get("blocks")).isEqualTo(16);
         }
     }
 

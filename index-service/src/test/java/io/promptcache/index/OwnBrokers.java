@@ -15,12 +15,20 @@ public final class OwnBrokers {
     private OwnBrokers() {
     }
 
-    /** The bootstrap servers of broker {@code name}, started on first use. */
+    /** The bootstrap servers of broker {@code name} (one partition per topic), started on first use. */
     public static String bootstrap(String name) {
+        return bootstrap(name, 1);
+    }
+
+    /**
+     * The bootstrap servers of broker {@code name}, started on first use with {@code partitions} per topic (0: each
+     * topic's default, as a deployment has them).
+     */
+    public static String bootstrap(String name, int partitions) {
         synchronized (System.getProperties()) {
             if (!System.getProperties().containsKey(PREFIX + name)) {
                 EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
-                        .withPartitions(1));
+                        .withPartitions(partitions));
                 System.getProperties().put(PREFIX + name, broker);
                 System.setProperty(PREFIX + name + ".bootstrap", broker.bootstrapServers());
             }

@@ -1,12 +1,15 @@
 package io.promptcache.index.kafka;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,32 +18,50 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.metrics.StorePhase;
 
 /**
  * Publishes a batch of records in one Kafka transaction: all become visible to {@code read_committed} readers
  * together, or none does. A pool of transactional producers (one transaction at a time each) serves concurrent
- * stores; a producer whose transaction failed is closed and replaced, so a broken one never serves twice.
+ * stores with <b>group commit</b>: a caller that finds a producer free commits every batch queued at that moment in
+ * one transaction (its own included), so while the producers are busy, the stores that arrive meanwhile share the
+ * next transaction instead of queueing for one each. A batch is never split: each caller's records are in one
+ * transaction, all or nothing; a failed transaction fails every batch in it (nothing of any is visible). Fewer
+ * transactions mean fewer coordinator round trips and transaction markers on every partition a transaction touched:
+ * under load most of the broker's work per store (docs/architecture.md, "Group commit"). A producer whose
+ * transaction failed is closed and replaced, so a broken one never serves twice.
  */
 @ApplicationScoped
 public class TransactionalPublisher {
 
     private static final Logger LOG = Logger.getLogger(TransactionalPublisher.class);
+    /** Records one transaction takes at most from the queue (one caller's batch is never split, however large). */
+    static final int MAX_RECORDS_PER_TRANSACTION = 20_000;
 
     private final KafkaProducers producers;
     private final Duration timeout;
-    private final BlockingQueue<Slot> pool;
     private final int size;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a producer is released and when queued batches are done. */
+    private final Condition changed = lock.newCondition();
+    private final ArrayDeque<Slot> free = new ArrayDeque<>();
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final LongAdder transactions = new LongAdder();
 
-    TransactionalPublisher(KafkaProducers producers, IndexConfig config) {
+    TransactionalPublisher(KafkaProducers producers, IndexConfig config, MeterRegistry registry) {
         this.producers = producers;
         this.timeout = config.store().kafkaTimeout();
         this.size = Math.max(1, config.store().producers());
-        this.pool = new ArrayBlockingQueue<>(size);
         for (int i = 0; i < size; i++) {
-            pool.add(new Slot(i));
+            free.add(new Slot(i));
         }
+        FunctionCounter.builder("promptcache.store.transactions", transactions, LongAdder::sum)
+                .description("Kafka transactions committed for stores and tombstones (several stores share one when "
+                        + "they arrive while every producer is busy)")
+                .register(registry);
     }
 
     /**
@@ -54,31 +75,89 @@ public class TransactionalPublisher {
     }
 
     /**
-     * Sends {@code records} in one transaction and commits it, telling {@code phases} how long it waited for a
-     * producer and how long the transaction took.
+     * Sends {@code records} in one transaction (shared with other callers' batches queued at the same time) and
+     * commits it, telling {@code phases} how long it waited for a producer and how long the transaction took.
      *
      * @throws PublishException if Kafka did not commit within the timeout (nothing is visible then)
      */
     public void publish(List<ProducerRecord<byte[], byte[]>> records, PhaseListener phases) {
-        long start = System.nanoTime();
-        Slot slot;
+        Pending own = new Pending(records, System.nanoTime());
+        long deadline = own.queuedAt + timeout.toNanos();
+        lock.lock();
         try {
-            slot = pool.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            queue.add(own);
+            while (!own.done) {
+                if (!own.taken && !free.isEmpty()) {
+                    // commit what is queued now (own batch first in line or behind others: it may take more turns)
+                    Slot slot = free.poll();
+                    List<Pending> batch = drain();
+                    lock.unlock();
+                    try {
+                        commit(slot, batch);
+                    } finally {
+                        lock.lock();
+                    }
+                    continue;
+                }
+                long left = deadline - System.nanoTime();
+                if (!own.taken && left <= 0) {
+                    queue.remove(own);
+                    throw new PublishException("all " + size + " transactional producers busy for "
+                            + timeout.toMillis() + " ms", null);
+                }
+                // once taken, wait for the committer's outcome: it is bounded by the Kafka timeout itself
+                changed.awaitNanos(own.taken ? TimeUnit.MILLISECONDS.toNanos(100) : left);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new PublishException("interrupted while waiting for a transactional producer", e);
-        }
-        if (slot == null) {
-            throw new PublishException("all " + size + " transactional producers busy for "
-                    + timeout.toMillis() + " ms", null);
-        }
-        long acquired = System.nanoTime();
-        phases.took(StorePhase.PRODUCER_WAIT, acquired - start);
-        try {
-            slot.publish(records);
+            if (!own.taken) {
+                queue.remove(own);
+                throw new PublishException("interrupted while waiting for a transactional producer", e);
+            }
+            // taken: the committer decides; its outcome is not awaited any more
+            throw new PublishException("interrupted while the transaction carrying the records ran (it may commit)",
+                    e);
         } finally {
-            pool.add(slot);
-            phases.took(StorePhase.TRANSACTION, System.nanoTime() - acquired);
+            lock.unlock();
+        }
+        own.report(phases);
+    }
+
+    /** Takes the queued batches one transaction carries: in arrival order, up to the record cap (at least one). */
+    private List<Pending> drain() {
+        List<Pending> batch = new ArrayList<>();
+        int records = 0;
+        while (!queue.isEmpty()
+                && (batch.isEmpty() || records + queue.peek().records.size() <= MAX_RECORDS_PER_TRANSACTION)) {
+            Pending next = queue.poll();
+            next.taken = true;
+            records += next.records.size();
+            batch.add(next);
+        }
+        return batch;
+    }
+
+    private void commit(Slot slot, List<Pending> batch) {
+        long start = System.nanoTime();
+        RuntimeException failure = new PublishException("the transaction did not complete", null);
+        try {
+            slot.publish(batch);
+            transactions.increment();
+            failure = null;
+        } catch (PublishException e) {
+            failure = e;
+        } finally {
+            long end = System.nanoTime();
+            lock.lock();
+            try {
+                free.add(slot);
+                for (Pending p : batch) {
+                    p.finish(start, end, failure);
+                }
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -89,7 +168,13 @@ public class TransactionalPublisher {
      */
     public void prepare() {
         for (int i = 0; i < size; i++) {
-            Slot slot = pool.poll();
+            Slot slot;
+            lock.lock();
+            try {
+                slot = free.poll();
+            } finally {
+                lock.unlock();
+            }
             if (slot == null) {
                 return;
             }
@@ -99,7 +184,13 @@ public class TransactionalPublisher {
                 slot.discard();
                 LOG.debugf(e, "transactional producer %d not initialized at start", slot.index);
             } finally {
-                pool.add(slot);
+                lock.lock();
+                try {
+                    free.add(slot);
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
             }
         }
     }
@@ -113,8 +204,46 @@ public class TransactionalPublisher {
 
     @PreDestroy
     void close() {
-        for (Slot slot : pool) {
-            slot.discard();
+        lock.lock();
+        try {
+            for (Slot slot : free) {
+                slot.discard();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One caller's records, queued until a transaction carries them; its outcome. Guarded by {@link #lock}. */
+    private static final class Pending {
+
+        private final List<ProducerRecord<byte[], byte[]>> records;
+        private final long queuedAt;
+        private boolean taken;
+        private boolean done;
+        private long startedAt;
+        private long endedAt;
+        private RuntimeException failure;
+
+        Pending(List<ProducerRecord<byte[], byte[]>> records, long queuedAt) {
+            this.records = records;
+            this.queuedAt = queuedAt;
+        }
+
+        void finish(long start, long end, RuntimeException error) {
+            startedAt = start;
+            endedAt = end;
+            failure = error;
+            done = true;
+        }
+
+        /** Called by the publishing thread once done (the fields were written under the lock it has since taken). */
+        void report(PhaseListener phases) {
+            phases.took(StorePhase.PRODUCER_WAIT, startedAt - queuedAt);
+            phases.took(StorePhase.TRANSACTION, endedAt - startedAt);
+            if (failure != null) {
+                throw failure;
+            }
         }
     }
 
@@ -135,13 +264,15 @@ public class TransactionalPublisher {
             }
         }
 
-        void publish(List<ProducerRecord<byte[], byte[]>> records) {
+        void publish(List<Pending> batch) {
             try {
                 ready();
                 producer.beginTransaction();
-                Future<?>[] sent = new Future<?>[records.size()];
-                for (int i = 0; i < sent.length; i++) {
-                    sent[i] = producer.send(records.get(i));
+                List<Future<?>> sent = new ArrayList<>();
+                for (Pending p : batch) {
+                    for (ProducerRecord<byte[], byte[]> r : p.records) {
+                        sent.add(producer.send(r));
+                    }
                 }
                 producer.commitTransaction();
                 for (Future<?> f : sent) {

@@ -4,8 +4,10 @@ package io.promptcache.index.metrics;
 public enum StorePhase {
 
     PLAN("plan", "the index's own lookup, dedup check and continuation choice"),
-    NODE_START("node_start", "a continuation's start on its node: CreateMultipartUpload and UploadPartCopy"),
-    NODE_WRITE("node_write", "the bytes written to the node: PutObject, or UploadPart and CompleteMultipartUpload"),
+    NODE_START("node_start", "a continuation's start on its node: CreateMultipartUpload, and UploadPartCopy unless it "
+            + "overlaps the upload of the new bytes (an engine that sent only those)"),
+    NODE_WRITE("node_write", "the bytes written to the node: PutObject, or UploadPart (beside an overlapping "
+            + "UploadPartCopy) and CompleteMultipartUpload"),
     PRODUCER_WAIT("producer_wait", "waiting for a free transactional producer"),
     TRANSACTION("transaction", "the Kafka transaction: ObjectRecord and ADVERTISEs sent and committed");
 

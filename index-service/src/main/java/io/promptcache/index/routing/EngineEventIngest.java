@@ -1,23 +1,14 @@
 package io.promptcache.index.routing;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
 import io.promptcache.index.kafka.KafkaProducers;
+import io.promptcache.index.kafka.TopicReader;
 import io.promptcache.schema.deadletter.DeadLetterPublisher;
 import io.promptcache.schema.proto.EngineEvent;
 import io.promptcache.schema.topic.Topics;
@@ -37,17 +28,16 @@ public class EngineEventIngest {
     private final Routing routing;
     private final RoutingMetrics metrics;
     private final KafkaProducers producers;
-    private final AtomicLong applied = new AtomicLong();
-    private volatile boolean running;
-    private volatile boolean caughtUp;
-    private volatile long replayMillis = -1;
-    private volatile KafkaConsumer<byte[], byte[]> consumer;
-    private Thread thread;
+    private final TopicReader reader;
+    // on the shared producer, which KafkaProducers owns and closes: never closed here
+    private DeadLetterPublisher deadLetters;
 
     EngineEventIngest(Routing routing, RoutingMetrics metrics, KafkaProducers producers) {
         this.routing = routing;
         this.metrics = metrics;
         this.producers = producers;
+        this.reader = new TopicReader(producers, producers.catalog().name(Topics.ENGINE_EVENTS), "engine-events",
+                5000, this::handle);
     }
 
     void start(@Observes StartupEvent event) {
@@ -55,84 +45,26 @@ public class EngineEventIngest {
             LOG.info("Routing is off (promptcache.index.routing.enabled=false): engine-events are not read");
             return;
         }
-        running = true;
-        thread = new Thread(this::run, "engine-events");
-        thread.setDaemon(true);
-        thread.start();
+        deadLetters = new DeadLetterPublisher(producers.plain(), producers.catalog(), producers.instanceId());
+        reader.start();
     }
 
     /** Read up to where the topic ended at start: the trackers are complete. */
     public boolean caughtUp() {
-        return caughtUp;
+        return reader.caughtUp();
     }
 
     /** How long the start-up replay took, or -1 while it runs. */
     public long replayMillis() {
-        return replayMillis;
+        return reader.replayMillis();
     }
 
     /** Events read since start (applied or not). */
     public long read() {
-        return applied.get();
+        return reader.read();
     }
 
-    private void run() {
-        long started = System.nanoTime();
-        String topic = producers.catalog().name(Topics.ENGINE_EVENTS);
-        // on the shared producer, which KafkaProducers owns and closes: never closed here
-        DeadLetterPublisher deadLetters = new DeadLetterPublisher(producers.plain(), producers.catalog(),
-                producers.instanceId());
-        try (KafkaConsumer<byte[], byte[]> c = producers.consumer(Map.of(
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000,
-                ConsumerConfig.CLIENT_ID_CONFIG, "engine-events-" + producers.instanceId()))) {
-            consumer = c;
-            List<TopicPartition> partitions = partitions(c, topic);
-            if (partitions.isEmpty()) {
-                return;
-            }
-            c.assign(partitions);
-            c.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = c.endOffsets(partitions);
-            checkCaughtUp(c, end, started);
-            while (running) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    handle(r, deadLetters);
-                }
-                if (!caughtUp) {
-                    checkCaughtUp(c, end, started);
-                }
-            }
-        } catch (WakeupException e) {
-            // stopping
-        } catch (RuntimeException e) {
-            LOG.error("engine-events reader stopped: routing answers go stale", e);
-        }
-    }
-
-    private List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> c, String topic) {
-        while (running) {
-            List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(10));
-            if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-            }
-            LOG.warnf("Topic %s not found; routing waits for it", topic);
-            sleep(Duration.ofSeconds(5));
-        }
-        return List.of();
-    }
-
-    private void checkCaughtUp(KafkaConsumer<byte[], byte[]> c, Map<TopicPartition, Long> end, long started) {
-        if (end.entrySet().stream().allMatch(e -> c.position(e.getKey()) >= e.getValue())) {
-            caughtUp = true;
-            replayMillis = (System.nanoTime() - started) / 1_000_000;
-            LOG.infof("Routing trackers rebuilt from engine-events: %d events in %d ms", applied.get(), replayMillis);
-        }
-    }
-
-    private void handle(ConsumerRecord<byte[], byte[]> r, DeadLetterPublisher deadLetters) {
-        applied.incrementAndGet();
+    private void handle(ConsumerRecord<byte[], byte[]> r) {
         EngineEvent event;
         try {
             event = Topics.ENGINE_EVENTS.valueSerde().deserializer().deserialize(r.topic(), r.value());
@@ -144,7 +76,7 @@ public class EngineEventIngest {
         if (event == null) {
             return; // a null value: nothing to apply
         }
-        if (caughtUp && event.getKindCase() == EngineEvent.KindCase.PREDICTED
+        if (reader.caughtUp() && event.getKindCase() == EngineEvent.KindCase.PREDICTED
                 && producers.instanceId().equals(event.getPredicted().getDecidedBy())) {
             return; // this replica's own decision, applied when it was made
         }
@@ -153,25 +85,6 @@ public class EngineEventIngest {
 
     @PreDestroy
     void stop() {
-        running = false;
-        KafkaConsumer<byte[], byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        if (thread != null) {
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        reader.stop();
     }
 }

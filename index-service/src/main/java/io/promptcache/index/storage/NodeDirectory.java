@@ -6,12 +6,12 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.index.config.IndexConfig;
-import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
 
 /**
- * The storage nodes as their heartbeats on {@code nodes} describe them, read by event-schema's {@link NodeLiveness}
+ * The storage nodes as their heartbeats on {@code nodes} describe them ({@link NodeFeed}: a reader of its own, never
+ * queued behind prefix records), judged by event-schema's {@link NodeLiveness}
  * (the rule gc-processor uses too): a LIVE node (UP or DRAINING, heartbeat younger than
  * {@code promptcache.index.storage.liveness-intervals} intervals) has its objects served; only an UP one takes new
  * objects. Heartbeats are judged at {@link NodeLiveness#judgedAt}: when they all stop at once, as of the last one,
@@ -25,7 +25,7 @@ public class NodeDirectory {
     /** How long the moment to judge at is reused (it scans every heartbeat; lookups ask per hit). */
     private static final long JUDGED_AT_REUSE_MS = 200;
 
-    private final ReplicaStores stores;
+    private final NodeFeed feed;
     private final NodeProbes probes;
     private final NodeLiveness liveness;
     private final long stallToleranceMs;
@@ -33,8 +33,8 @@ public class NodeDirectory {
     private volatile long offsetMs;
     private volatile long offsetAtMs;
 
-    NodeDirectory(ReplicaStores stores, NodeProbes probes, IndexConfig config) {
-        this.stores = stores;
+    NodeDirectory(NodeFeed feed, NodeProbes probes, IndexConfig config) {
+        this.feed = feed;
         this.probes = probes;
         this.liveness = NodeLiveness.ofIntervals(config.storage().livenessIntervals());
         this.stallToleranceMs = config.storage().feedStallTolerance().toMillis();
@@ -42,7 +42,7 @@ public class NodeDirectory {
 
     /** The node of that id if it is LIVE now (its objects may be read), else null. */
     public NodeStatus serving(String nodeId) {
-        NodeStatus node = stores.node(nodeId);
+        NodeStatus node = feed.node(nodeId);
         return node != null && liveness.serves(node, judgedAt()) && answersWhileStalled(node) ? node : null;
     }
 
@@ -60,7 +60,7 @@ public class NodeDirectory {
     private long judgedAt() {
         long now = System.currentTimeMillis();
         if (now - offsetAtMs > JUDGED_AT_REUSE_MS || now < offsetAtMs) {
-            offsetMs = now - liveness.judgedAt(stores.nodes(), now, stallToleranceMs);
+            offsetMs = now - liveness.judgedAt(feed.nodes(), now, stallToleranceMs);
             offsetAtMs = now;
         }
         return now - offsetMs;
@@ -68,14 +68,14 @@ public class NodeDirectory {
 
     /** The known node of that id, live or not; null if it never sent a heartbeat. */
     public NodeStatus known(String nodeId) {
-        return stores.node(nodeId);
+        return feed.node(nodeId);
     }
 
     /** The nodes that take new objects now. */
     public List<NodeStatus> writable() {
         long now = judgedAt();
         List<NodeStatus> writable = new ArrayList<>();
-        for (NodeStatus node : stores.nodes()) {
+        for (NodeStatus node : feed.nodes()) {
             if (liveness.takesWrites(node, now) && answersWhileStalled(node)) {
                 writable.add(node);
             }

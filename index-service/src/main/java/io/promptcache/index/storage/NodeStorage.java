@@ -25,6 +25,12 @@ public interface NodeStorage {
      */
     void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned);
 
+    /**
+     * Marks an object the engine PUT itself (two-step store) as pinned, so the node never deletes it on its own: a
+     * CopyObject of it onto itself with the pin marker ({@code REPLACE}: the engine's PUT set no metadata of ours).
+     */
+    void pin(NodeStatus node, String key);
+
     /** The size of an object, by a HEAD ({@link StorageCallException.Kind#NOT_FOUND} if absent). */
     long size(NodeStatus node, String bucket, String key);
 

@@ -43,6 +43,7 @@ import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
@@ -152,6 +153,13 @@ public class S3NodeStorage implements NodeStorage {
         return call(node, "create the upload", () -> client.createMultipartUpload(b -> b.bucket(bucket).key(key)
                 .contentType("application/octet-stream").metadata(markers(pinned)).overrideConfiguration(at(node))))
                 .uploadId();
+    }
+
+    @Override
+    public void pin(NodeStatus node, String key) {
+        call(node, "pin the object", () -> client.copyObject(b -> b.sourceBucket(bucket).sourceKey(key)
+                .destinationBucket(bucket).destinationKey(key).metadataDirective(MetadataDirective.REPLACE)
+                .contentType("application/octet-stream").metadata(markers(true)).overrideConfiguration(at(node))));
     }
 
     /** The node's markers of a new object: a pinned one is never deleted by the node on its own. */

@@ -3,8 +3,13 @@ package io.promptcache.index.store;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
@@ -20,6 +25,9 @@ import io.promptcache.schema.proto.NodeStatus;
  * first {@code sharedBytes} as part 1 (shared by reference on our nodes, so the parent's bytes are held from then on
  * even if it is evicted), UploadPart of the new bytes as part 2, CompleteMultipartUpload. Any S3 server serves the
  * same calls (by copying bytes). A failed continuation is aborted, so nothing is left on the node.
+ *
+ * <p>When the engine sent only the new bytes (nothing to fall back to if the copy fails), the copy runs beside the
+ * upload of the new bytes ({@code overlap}): three round trips in a row instead of four.
  */
 @ApplicationScoped
 public class ContinuationUploads {
@@ -29,22 +37,36 @@ public class ContinuationUploads {
     static final int NEW_PART = 2;
 
     private final NodeStorage storage;
+    /** Copies of shared parts that overlap an upload: at most one per store in flight. */
+    private final ExecutorService copies = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "continuation-copy");
+        t.setDaemon(true);
+        return t;
+    });
 
     ContinuationUploads(NodeStorage storage) {
         this.storage = storage;
     }
 
-    /** An upload started on a node, its first part the parent's shared bytes. */
-    public record Upload(String uploadId, String sharedEtag) {
+    /** An upload started on a node, its first part the parent's shared bytes (copied, or being copied). */
+    public record Upload(String uploadId, CompletableFuture<String> sharedEtag) {
     }
 
-    /** Starts the upload of {@code key} (pinned: marked so on the node) and shares the parent's prefix into it. */
-    public Upload start(Continuation c, String key, boolean pinned) {
+    /**
+     * Starts the upload of {@code key} (pinned: marked so on the node) and shares the parent's prefix into it: before
+     * returning, or, with {@code overlap}, beside what the caller does next ({@link #finish} waits for it). A failed
+     * copy without overlap is thrown here, before the caller reads the engine's body (it can still store it whole).
+     */
+    public Upload start(Continuation c, String key, boolean pinned, boolean overlap) {
         NodeStatus node = c.node();
         String uploadId = call(() -> storage.createUpload(node, key, pinned));
+        Supplier<String> copy = () -> call(() -> storage.copyPart(node, key, uploadId, SHARED_PART,
+                c.parent().getBucket(), c.parent().getKey(), c.sharedBytes()));
+        if (overlap) {
+            return new Upload(uploadId, CompletableFuture.supplyAsync(copy, copies));
+        }
         try {
-            return new Upload(uploadId, call(() -> storage.copyPart(node, key, uploadId, SHARED_PART,
-                    c.parent().getBucket(), c.parent().getKey(), c.sharedBytes())));
+            return new Upload(uploadId, CompletableFuture.completedFuture(copy.get()));
         } catch (ApiException e) {
             abort(node, key, uploadId);
             throw e;
@@ -55,11 +77,28 @@ public class ContinuationUploads {
     public void finish(NodeStatus node, String key, Upload upload, InputStream body, long bytes) {
         try {
             String etag = call(() -> storage.uploadPart(node, key, upload.uploadId(), NEW_PART, body, bytes));
-            complete(node, key, upload.uploadId(), upload.sharedEtag(), etag);
+            complete(node, key, upload.uploadId(), shared(upload), etag);
         } catch (ApiException e) {
             abort(node, key, upload.uploadId());
             throw e;
         }
+    }
+
+    /** The shared part's ETag once copied; the copy's own failure as it was raised. */
+    private static String shared(Upload upload) {
+        try {
+            return upload.sharedEtag().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        copies.shutdownNow();
     }
 
     /**

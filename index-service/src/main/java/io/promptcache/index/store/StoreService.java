@@ -112,7 +112,10 @@ public class StoreService {
             String key = key(plan, id);
             Continuation continuation = startable(plan, match);
             long step = timed(StorePhase.PLAN, start);
-            ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key);
+            // the engine sent only the new bytes: nothing to fall back to, so the copy may overlap their upload
+            ContinuationUploads.Upload upload = continuation == null
+                    ? null
+                    : start(plan, continuation, key, plan.fromBlock() > 0);
             if (upload == null) {
                 NodeStatus node = place(id, plan.totalBytes());
                 put(node, key, body, plan.totalBytes(), plan.pinned());
@@ -149,9 +152,10 @@ public class StoreService {
      * Starts the continuation's upload (its shared part copied on the node); null when that failed and the engine
      * sent the whole prompt, which is then stored whole instead.
      */
-    private ContinuationUploads.Upload start(StorePlan plan, Continuation continuation, String key) {
+    private ContinuationUploads.Upload start(StorePlan plan, Continuation continuation, String key,
+            boolean overlap) {
         try {
-            return uploads.start(continuation, key, plan.pinned());
+            return uploads.start(continuation, key, plan.pinned(), overlap);
         } catch (ApiException e) {
             if (plan.fromBlock() > 0) {
                 throw e;
@@ -173,7 +177,7 @@ public class StoreService {
         ObjectId id = ObjectId.generate();
         String key = key(plan, id);
         Continuation continuation = startable(plan, match);
-        ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key);
+        ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key, false);
         long expiresAt = System.currentTimeMillis() + config.store().reservationExpiry().toMillis();
         if (upload == null) {
             NodeStatus node = place(id, plan.totalBytes());
@@ -231,6 +235,9 @@ public class StoreService {
                 throw new ApiException(ApiErrorCode.SIZE_MISMATCH, "the uploaded object has " + size
                         + " bytes; the layout says " + plan.totalBytes());
             }
+            if (plan.pinned()) {
+                pin(node, key);
+            }
             StoreOutcome stored = commit(plan, id, node, key, null);
             outcome = "stored";
             return stored;
@@ -276,6 +283,14 @@ public class StoreService {
     private void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned) {
         try {
             storage.put(node, key, body, bytes, pinned);
+        } catch (StorageCallException e) {
+            throw StorageFailures.nodeFailed(e);
+        }
+    }
+
+    private void pin(NodeStatus node, String key) {
+        try {
+            storage.pin(node, key);
         } catch (StorageCallException e) {
             throw StorageFailures.nodeFailed(e);
         }

@@ -1,8 +1,6 @@
 package io.promptcache.index.streams;
 
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -12,7 +10,6 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -22,18 +19,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.lookup.PrefixIndex;
 import io.promptcache.schema.kafka.ConsumerLag;
-import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.NamespaceRecord;
-import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
 
 /**
- * This replica's reads of its global stores (PrefixMap, ObjectTable, nodes, namespaces), all local. A value that
+ * This replica's reads of its global stores (PrefixMap, ObjectTable, namespaces), all local. A value that
  * cannot be decoded (a poison record copied in by a store restore, which bypasses the deserialization handler) is
  * treated as absent and counted, never served. Before Kafka Streams is RUNNING the stores are not queryable:
  * {@link #ready()} says so and reads throw {@link InvalidStateStoreException}.
@@ -50,7 +45,6 @@ public class ReplicaStores implements PrefixIndex {
     private final Sharers sharers;
     private volatile ReadOnlyKeyValueStore<PrefixKey, PrefixEntry> prefixes;
     private volatile ReadOnlyKeyValueStore<ObjectId, ObjectRecord> objects;
-    private volatile ReadOnlyKeyValueStore<NodeId, NodeStatus> nodes;
     private volatile ReadOnlyKeyValueStore<NamespaceId, NamespaceRecord> namespaces;
 
     ReplicaStores(KafkaStreams streams, MeterRegistry registry, IndexConfig config, Sharers sharers) {
@@ -144,34 +138,6 @@ public class ReplicaStores implements PrefixIndex {
         return own.object(id, stored);
     }
 
-    /** The node's last heartbeat, or null. */
-    public NodeStatus node(String nodeId) {
-        try {
-            return nodeStore().get(new NodeId(nodeId));
-        } catch (SerializationException | IllegalArgumentException e) {
-            unreadable.increment();
-            return null;
-        }
-    }
-
-    /** Every node's last heartbeat (a handful of entries). */
-    public List<NodeStatus> nodes() {
-        List<NodeStatus> all = new ArrayList<>();
-        try (KeyValueIterator<NodeId, NodeStatus> it = nodeStore().all()) {
-            while (it.hasNext()) {
-                try {
-                    NodeStatus status = it.next().value;
-                    if (status != null) {
-                        all.add(status);
-                    }
-                } catch (SerializationException e) {
-                    unreadable.increment();
-                }
-            }
-        }
-        return all;
-    }
-
     /** The registered namespace, or null; {@link InvalidStateStoreException} (503 Restoring) until {@link #ready()}. */
     public NamespaceRecord namespace(NamespaceId id) {
         // a global store is queryable while Kafka Streams is REBALANCING, restoring: "unknown" would be a lie then
@@ -196,13 +162,6 @@ public class ReplicaStores implements PrefixIndex {
             objects = store(TopologyProducer.OBJECT_TABLE);
         }
         return objects;
-    }
-
-    private ReadOnlyKeyValueStore<NodeId, NodeStatus> nodeStore() {
-        if (nodes == null) {
-            nodes = store(TopologyProducer.NODE_TABLE);
-        }
-        return nodes;
     }
 
     private ReadOnlyKeyValueStore<NamespaceId, NamespaceRecord> namespaceStore() {

@@ -8,7 +8,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready once Kafka Streams is RUNNING: the global stores (PrefixMap, ObjectTable, nodes) have been restored up to
+ * Ready once Kafka Streams is RUNNING: the global stores (PrefixMap, ObjectTable, namespaces) have been restored up to
  * the end of their topics, so a lookup answers from a caught-up copy. Before that, lookups get 503.
  */
 @Readiness

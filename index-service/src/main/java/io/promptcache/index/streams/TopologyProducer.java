@@ -20,9 +20,9 @@ import io.promptcache.schema.topic.TopicSpec;
 import io.promptcache.schema.topic.Topics;
 
 /**
- * The replica's materialized state: four global stores on RocksDB, each a full copy of a compacted topic -
- * PrefixMap ({@code prefixes}), ObjectTable ({@code objects}, with the in-memory {@link Sharers} derived from it),
- * storage nodes ({@code nodes}) and registered namespaces ({@code namespaces}). A null value
+ * The replica's materialized state: three global stores on RocksDB, each a full copy of a compacted topic -
+ * PrefixMap ({@code prefixes}), ObjectTable ({@code objects}, with the in-memory {@link Sharers} derived from it)
+ * and registered namespaces ({@code namespaces}). Node heartbeats are read apart from them (NodeFeed). A null value
  * removes the key. Unreadable records go to {@code dead-letters} (the deserialization handler) and the stream
  * keeps running.
  */
@@ -31,7 +31,6 @@ public class TopologyProducer {
 
     public static final String PREFIX_MAP = "prefix-map";
     public static final String OBJECT_TABLE = "object-table";
-    public static final String NODE_TABLE = "node-table";
     public static final String NAMESPACE_TABLE = "namespace-table";
 
     @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
@@ -63,8 +62,6 @@ public class TopologyProducer {
                 Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()).withLoggingDisabled(),
                 catalog.name(Topics.OBJECTS), Consumed.with(Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()),
                 () -> new ObjectTableUpdater(OBJECT_TABLE, sharers));
-        globalStore(builder, catalog, NODE_TABLE, Topics.NODES, status -> {
-        });
         globalStore(builder, catalog, NAMESPACE_TABLE, Topics.NAMESPACES, record -> {
         });
         return builder.build();

@@ -24,6 +24,10 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -157,6 +161,31 @@ class ContinuationStoreTest {
         given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(prompt, 5, null), new byte[0]))
                 .post("/v1/namespaces/" + ns + "/objects").then().statusCode(400);
         Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
+    }
+
+    @Test
+    void shouldAskForTheWholePromptWhenTheSharedBytesWentWhileTheNewOnesUploaded() throws Exception {
+        // Given: turn 1 stored, then its bytes deleted on the node behind the index's back
+        String ns = Api.namespace("continuation-copy-fails");
+        int[] turn1 = Api.tokens(6 * BLOCK_TOKENS, 41);
+        String first = Api.store(ns, turn1, BLOCK_BYTES, Api.randomBytes(6 * BLOCK_BYTES, 42)).statusCode(201)
+                .extract().path("objectId");
+        try (S3Client s3 = S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
+                .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true).build()) {
+            s3.deleteObject(b -> b.bucket("promptcache-kv").key(ns + "/" + first));
+
+            // When: turn 2 sends only its new blocks (the copy of the shared ones runs beside their upload, and fails)
+            int[] turn2 = extend(turn1, 8 * BLOCK_TOKENS, 43);
+            given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(turn2, 6, first),
+                    Api.randomBytes(2 * BLOCK_BYTES, 44))).post("/v1/namespaces/" + ns + "/objects").then()
+                    .statusCode(409).body("error", equalTo("ContinuationUnavailable"));
+
+            // Then: nothing of turn 2 is advertised, and its upload was aborted (nothing left on the node)
+            Api.lookup(ns, turn2).statusCode(200).body("objectId", equalTo(first)).body("blocks", equalTo(6));
+            assertThat(s3.listMultipartUploads(b -> b.bucket("promptcache-kv").prefix(ns + "/")).uploads())
+                    .isEmpty();
+            assertThat(s3.listObjectsV2(b -> b.bucket("promptcache-kv").prefix(ns + "/")).contents()).isEmpty();
+        }
     }
 
     @Test

@@ -20,11 +20,17 @@ import org.junit.jupiter.api.Test;
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.index.access.AccessSampler;
+import io.promptcache.schema.node.NodeMarkers;
 import io.quarkus.arc.ClientProxy;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
+
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -208,6 +214,41 @@ class StoreLookupTest {
                 .isEqualTo(kv);
         given().contentType(ContentType.JSON).body(description).post("/v1/namespaces/" + ns + "/reservations")
                 .then().statusCode(200).body("deduplicated", equalTo(true)).body("objectId", equalTo(objectId));
+    }
+
+    @Test
+    void shouldPinATwoStepStoreOnItsNodeWhenAskedOnly() throws Exception {
+        String ns = Api.namespace("two-step-pinned-model");
+        for (boolean pinned : new boolean[]{true, false}) {
+            int[] prompt = Api.tokens(4 * 16, pinned ? 51 : 52);
+            byte[] kv = Api.randomBytes(4 * 2048, 53);
+            Map<String, Object> description = Map.of("tokens", prompt, "layout", Map.of("bytesPerBlock", 2048),
+                    "pinned", pinned);
+            ExtractableResponse<Response> reservation = given().contentType(ContentType.JSON).body(description)
+                    .post("/v1/namespaces/" + ns + "/reservations").then().statusCode(200).extract();
+            HttpResponse<String> put = HTTP.send(HttpRequest.newBuilder(URI.create(reservation.path("uploadUrl")))
+                    .PUT(HttpRequest.BodyPublishers.ofByteArray(kv)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+            Map<String, Object> commit = Map.of("tokens", prompt, "layout", Map.of("bytesPerBlock", 2048),
+                    "pinned", pinned, "node", reservation.path("node"));
+            given().contentType(ContentType.JSON).body(commit).post(reservation.<String> path("commitPath")).then()
+                    .statusCode(201);
+
+            // the node's own eviction never takes a pinned object: the marker it reads is on the object
+            try (S3Client s3 = S3Client.builder().endpointOverride(URI.create(node.endpoint()))
+                    .region(Region.US_EAST_1).credentialsProvider(AnonymousCredentialsProvider.create())
+                    .forcePathStyle(true).build()) {
+                HeadObjectResponse head = s3.headObject(b -> b.bucket("promptcache-kv")
+                        .key(ns + "/" + reservation.path("objectId")));
+                assertThat(head.contentLength()).isEqualTo(kv.length);
+                if (pinned) {
+                    assertThat(head.metadata()).containsEntry(NodeMarkers.PINNED, "true");
+                } else {
+                    assertThat(head.metadata()).doesNotContainKey(NodeMarkers.PINNED);
+                }
+            }
+            Api.lookup(ns, prompt).body("hit", equalTo(true)).body("objectId", equalTo(reservation.path("objectId")));
+        }
     }
 
     @Test

@@ -16,12 +16,9 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.hash.PrefixChain;
-import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
-import io.promptcache.schema.proto.NodeState;
-import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -89,8 +86,8 @@ class TopologyTest {
     }
 
     @Test
-    void shouldKeepTheObjectAndNodeTablesTheLatestValuePerKey() {
-        // Given: an object LIVE then TOMBSTONED, and a node's two heartbeats
+    void shouldKeepTheObjectTableTheLatestValuePerKey() {
+        // Given: an object LIVE then TOMBSTONED
         ObjectId id = ObjectId.generate();
         ObjectRecord live = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNamespaceId(NAMESPACE)
                 .setState(ObjectState.OBJECT_STATE_LIVE).setTotalBytes(10)
@@ -99,22 +96,14 @@ class TopologyTest {
                 .setTombstone(Tombstone.newBuilder().setEpoch(3).setReason(TombstoneReason.TOMBSTONE_REASON_TTL)
                         .setDeleteAfterMs(4))
                 .build();
-        NodeStatus up = NodeStatus.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNodeId("n1")
-                .setState(NodeState.NODE_STATE_UP)
-                .setHeartbeatAtMs(1).build();
-        NodeStatus later = up.toBuilder().setHeartbeatAtMs(2).build();
 
         // When
         input(Topics.OBJECTS).pipeInput(id, live);
         input(Topics.OBJECTS).pipeInput(id, tombstoned);
-        input(Topics.NODES).pipeInput(new NodeId("n1"), up);
-        input(Topics.NODES).pipeInput(new NodeId("n1"), later);
 
         // Then
         KeyValueStore<ObjectId, ObjectRecord> objects = driver.getKeyValueStore(TopologyProducer.OBJECT_TABLE);
-        KeyValueStore<NodeId, NodeStatus> nodes = driver.getKeyValueStore(TopologyProducer.NODE_TABLE);
         assertThat(objects.get(id)).isEqualTo(tombstoned);
-        assertThat(nodes.get(new NodeId("n1"))).isEqualTo(later);
         assertThat(advertised).isEmpty();
     }
 
