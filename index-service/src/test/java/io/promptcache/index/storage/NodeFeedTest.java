@@ -28,6 +28,8 @@ import io.promptcache.schema.topic.Topics;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,7 +75,12 @@ class NodeFeedTest {
                 if (Api.lookup(ns, marker).statusCode(200).extract().<Boolean> path("hit")) {
                     break;
                 }
-                statuses.add(Api.store(ns, Api.tokens(4 * 16, 100 + i), 100, new byte[400]).extract().statusCode());
+                ExtractableResponse<Response> answer = Api.store(ns, Api.tokens(4 * 16, 100 + i), 100,
+                        new byte[400]).extract();
+                statuses.add(answer.statusCode());
+                if (answer.statusCode() == 201) {
+                    assertThat(answer.<String> path("node")).isEqualTo(node.nodeId());
+                }
                 Thread.sleep(250);
             }
             long behindMs = (System.nanoTime() - start) / 1_000_000;
