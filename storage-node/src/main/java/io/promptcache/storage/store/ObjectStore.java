@@ -12,9 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 
@@ -25,7 +23,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
-import io.vertx.core.Context;
 
 /**
  * Buckets and objects: bodies in files under the data directory and/or in the RAM tier (per {@link TierPolicy}),
@@ -43,7 +40,6 @@ public final class ObjectStore implements AutoCloseable {
     private final MetadataStore metadata;
     private final StoreOptions options;
     private final Durability durability;
-    private final long capacityBytes;
     private final Tiers tiers;
     private final TierStats stats;
     /** Null on the first start of a data directory. */
@@ -52,18 +48,14 @@ public final class ObjectStore implements AutoCloseable {
     private final MultipartUploads multipart;
     private final ExtentRefs refs;
     private final Trims trims;
-    /** How often a write waiting for room looks again (marks and deletes arrive from the GC). */
-    private static final long RECLAIM_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private final RoomOrder room = new RoomOrder();
-    private final ReclaimLog reclaimed = new ReclaimLog();
+    private final Capacity capacity;
     /**
      * What a NoSuchKey says of an eviction candidate this node deleted for room lately: lookups may still return it
      * until the GC reads the node's next heartbeat (the engine's 404 then costs one miss, and its invalidate is a
      * no-op).
      */
     public static final String RECLAIMED = " (deleted for room: an eviction candidate of the GC, or unused long enough)";
-    /** Physical bytes: body files (each once, however many objects share it), inline bodies, parts, reservations. */
-    private final AtomicLong allocatedBytes = new AtomicLong();
     /** Logical bytes: the sum of the objects' sizes (shared bytes counted once per object). */
     private final AtomicLong logicalBytes = new AtomicLong();
     private final AtomicLong objectCount = new AtomicLong();
@@ -76,7 +68,6 @@ public final class ObjectStore implements AutoCloseable {
         this.directory = directory;
         this.options = options;
         this.durability = options.durability();
-        this.capacityBytes = options.effectiveCapacity();
         this.previousShutdownClean = directory.fresh() ? null : consumeCleanShutdownMarker(directory);
         this.metadata = new MetadataStore(directory.meta(), durability == Durability.PERSISTENT);
         for (int i = 0; i < COMMIT_STRIPES; i++) {
@@ -91,13 +82,24 @@ public final class ObjectStore implements AutoCloseable {
             metadata.close();
             throw e;
         }
-        allocatedBytes.set(validation.bytes());
         logicalBytes.set(validation.logicalBytes());
         objectCount.set(validation.objects());
         this.tiers = new Tiers(options, directory, (bucket, key, fileId) -> dropIfCurrent(bucket, key, fileId));
         trims.attach(tiers);
         refs.trimWith(trims);
         this.stats = new TierStats(tiers);
+        this.capacity = new Capacity(options, validation.bytes(), metadata, refs, room, stats, new Capacity.Deleter() {
+
+            @Override
+            public Object commitLock(String bucket, String key) {
+                return ObjectStore.this.commitLock(bucket, key);
+            }
+
+            @Override
+            public void remove(String bucket, String key, ObjectMeta meta) {
+                ObjectStore.this.remove(bucket, key, meta);
+            }
+        });
     }
 
     /**
@@ -143,7 +145,7 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     public long capacityBytes() {
-        return capacityBytes;
+        return capacity.capacityBytes();
     }
 
     /**
@@ -151,7 +153,7 @@ public final class ObjectStore implements AutoCloseable {
      * progress, and bytes reserved by uploads in progress. Capacity is checked against it.
      */
     public long usedBytes() {
-        return allocatedBytes.get();
+        return capacity.allocated();
     }
 
     /** Logical bytes: the sum of the committed objects' sizes (what they would cost without sharing). */
@@ -243,7 +245,7 @@ public final class ObjectStore implements AutoCloseable {
         return metadata.getObject(bucket, key).orElseThrow(() -> {
             bucketCreated(bucket);
             return new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
-                    + (reclaimed.contains(bucket, key, System.currentTimeMillis()) ? RECLAIMED : ""));
+                    + (capacity.reclaimed().contains(bucket, key, System.currentTimeMillis()) ? RECLAIMED : ""));
         });
     }
 
@@ -444,125 +446,14 @@ public final class ObjectStore implements AutoCloseable {
         }
     }
 
-    /**
-     * Reserves capacity; when it is short, first deletes objects the GC marked ({@link Reclaimables}: evicted ones,
-     * then eviction candidates), then its own least recently used objects unused for {@link StoreOptions#selfEvictAfter()}
-     * ({@link Recency}); with none left, waits up to {@link StoreOptions#reclaimWait()} for the GC to mark more or for
-     * deletes to free room (never on an event loop), then refuses with {@code InsufficientStorage}.
-     */
+    /** Reserves capacity, making room when short ({@link Capacity#reserve}). */
     void reserve(long bytes) {
-        long deadline = 0;
-        while (!tryReserve(bytes)) {
-            if (options.reclaimOnDemand() && (reclaimOne() || evictOwn())) {
-                continue;
-            }
-            if (!options.reclaimOnDemand() || options.reclaimWait().isZero() || Context.isOnEventLoopThread()) {
-                throw insufficient(bytes);
-            }
-            long now = System.nanoTime();
-            if (deadline == 0) {
-                deadline = now + options.reclaimWait().toNanos();
-                stats.reclaimWaits.increment();
-            } else if (now - deadline >= 0) {
-                throw insufficient(bytes);
-            }
-            LockSupport.parkNanos(RECLAIM_POLL_NANOS);
-        }
+        capacity.reserve(bytes);
     }
 
-    private S3Exception insufficient(long bytes) {
-        long current = allocatedBytes.get();
-        return new S3Exception(S3ErrorCode.INSUFFICIENT_STORAGE, "Not enough free capacity: " + bytes
-                + " bytes requested, " + Math.max(0, capacityBytes - current) + " of " + capacityBytes
-                + " free. Nothing was written.");
-    }
-
-    private boolean tryReserve(long bytes) {
-        long current;
-        do {
-            current = allocatedBytes.get();
-            if (current + bytes > capacityBytes) {
-                return false;
-            }
-        } while (!allocatedBytes.compareAndSet(current, current + bytes));
-        return true;
-    }
-
-    /**
-     * Deletes the first marked object in deletion order that frees bytes (an evicted object goes even if it frees
-     * none: nothing serves it); false if none is left. A deleted candidate is logged for the heartbeats.
-     */
-    private boolean reclaimOne() {
-        Reclaimables.Candidate next = null;
-        while ((next = room.nextMarked(next)) != null) {
-            synchronized (commitLock(next.bucket(), next.key())) {
-                Optional<ObjectMeta> current = metadata.getObject(next.bucket(), next.key());
-                if (current.isEmpty() || !current.get().fileId().equals(next.versionId())) {
-                    continue; // replaced or deleted meanwhile: the set forgets it with the change
-                }
-                if (!next.evicted() && freedBy(current.get()) == 0) {
-                    continue; // its bytes are shared with objects that stay: deleting it makes no room
-                }
-                remove(next.bucket(), next.key(), current.get());
-                stats.reclaimedEarly.increment();
-                if (!next.evicted()) {
-                    reclaimed.add(next.bucket(), next.key(), System.currentTimeMillis());
-                }
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Deletes this node's least recently used object that frees bytes and was not used for
-     * {@link StoreOptions#selfEvictAfter()} (never a pinned one); false if none is left. A lagging or absent GC then
-     * costs hits, not writes. The object is reported in the heartbeats like a reclaimed candidate, so the GC tombstones
-     * it and lookups stop returning it; a lookup answered meanwhile ends in a GET 404, a miss the engine reports.
-     */
-    private boolean evictOwn() {
-        if (options.selfEvictAfter().isZero()) {
-            return false;
-        }
-        long now = System.currentTimeMillis();
-        long newest = now - options.selfEvictAfter().toMillis();
-        Recency.Entry next = null;
-        while ((next = room.nextOwn(next)) != null && next.lastUseMs() <= newest) {
-            synchronized (commitLock(next.bucket(), next.key())) {
-                Optional<ObjectMeta> current = metadata.getObject(next.bucket(), next.key());
-                if (current.isEmpty() || !current.get().fileId().equals(next.versionId())
-                        || freedBy(current.get()) == 0) {
-                    continue; // replaced or deleted meanwhile, or its bytes are shared with objects that stay
-                }
-                remove(next.bucket(), next.key(), current.get());
-                stats.selfEvicted.increment();
-                reclaimed.add(next.bucket(), next.key(), now);
-                LOG.debug("Deleted {}/{} for room (unused for {} ms; nothing marked by the GC was left)",
-                        next.bucket(), next.key(), now - next.lastUseMs());
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Physical bytes deleting {@code meta} alone frees now: its inline body, or its files nothing else holds and the
-     * tails of files no other holder reads as far.
-     */
-    private long freedBy(ObjectMeta meta) {
-        if (meta.isInline()) {
-            return meta.size();
-        }
-        long bytes = 0;
-        for (Map.Entry<String, Long> reach : ExtentRefs.reach(meta.bodyExtents()).entrySet()) {
-            bytes += refs.freedWithout(reach.getKey(), reach.getValue());
-        }
-        return bytes;
-    }
-
-    /** The eviction candidates this node deleted for writes lately (heartbeats report them). */
+    /** The eviction candidates and own objects this node deleted for writes lately (heartbeats report them). */
     public ReclaimLog reclaimed() {
-        return reclaimed;
+        return capacity.reclaimed();
     }
 
     /**
@@ -570,27 +461,11 @@ public final class ObjectStore implements AutoCloseable {
      * whose holders are marked, plus their inline bodies. Heartbeats report it so placement counts it as room.
      */
     public long reclaimableBytes() {
-        Map<String, Integer> holders = new java.util.HashMap<>();
-        long bytes = 0;
-        for (Reclaimables.Candidate c : room.marked()) {
-            Optional<ObjectMeta> current = metadata.getObject(c.bucket(), c.key());
-            if (current.isEmpty() || !current.get().fileId().equals(c.versionId())) {
-                continue;
-            }
-            bytes += current.get().isInline() ? current.get().size() : 0;
-            Extent.files(current.get().bodyExtents()).forEach(f -> holders.merge(f, 1, Integer::sum));
-        }
-        for (Map.Entry<String, Integer> h : holders.entrySet()) {
-            ExtentRefs.FileEntry entry = refs.get(h.getKey());
-            if (entry != null && entry.refs() == h.getValue()) {
-                bytes += entry.size();
-            }
-        }
-        return bytes;
+        return capacity.reclaimableBytes();
     }
 
     void release(long bytes) {
-        allocatedBytes.addAndGet(-bytes);
+        capacity.release(bytes);
     }
 
     /**
@@ -697,7 +572,7 @@ public final class ObjectStore implements AutoCloseable {
                 undo.run();
                 throw e;
             }
-            allocatedBytes.addAndGet(install.physicalBytes() - install.reservedBytes());
+            capacity.adjust(install.physicalBytes() - install.reservedBytes());
             logicalBytes.addAndGet(install.meta().size());
             objectCount.incrementAndGet();
             replaced.ifPresent(this::forgetCounts);
@@ -721,7 +596,7 @@ public final class ObjectStore implements AutoCloseable {
 
     private void forgetCounts(ObjectMeta removed) {
         if (removed.isInline()) {
-            allocatedBytes.addAndGet(-removed.size());
+            capacity.release(removed.size());
         }
         logicalBytes.addAndGet(-removed.size());
         objectCount.decrementAndGet();
@@ -746,7 +621,7 @@ public final class ObjectStore implements AutoCloseable {
                 trims.truncateLater(file.fileId(), file.keep());
                 stats.trimmed.increment();
             }
-            allocatedBytes.addAndGet(-file.bytes());
+            capacity.release(file.bytes());
         }
     }
 
