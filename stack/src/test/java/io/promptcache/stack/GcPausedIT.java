@@ -59,7 +59,7 @@ class GcPausedIT {
 
             // When: the GC is paused, and a bench writes far more than the node holds (within the 30 s the node
             // reports what it deleted for, so the GC can still learn all of it when it comes back)
-            signal(gc, "STOP");
+            gc.signal("STOP");
             JsonNode result;
             try {
                 Path out = work.resolve("report");
@@ -81,7 +81,7 @@ class GcPausedIT {
                         result.get("bytesWritten").asLong(), CAPACITY, selfEvicted, result.get("errors"));
                 assertThat(selfEvicted).as("objects the node evicted by itself").isPositive();
             } finally {
-                signal(gc, "CONT");
+                gc.signal("CONT");
             }
 
             // Then: the GC, running again, tombstones what the node evicted; what it counts held on the node is what
@@ -104,11 +104,5 @@ class GcPausedIT {
                 .send(HttpRequest.newBuilder(URI.create(service + "/q/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString());
         return Metrics.parse(response.body());
-    }
-
-    private static void signal(ServiceProcess process, String signal) throws IOException, InterruptedException {
-        int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(process.handle().pid())).inheritIO().start()
-                .waitFor();
-        assertThat(exit).as("kill -%s", signal).isZero();
     }
 }

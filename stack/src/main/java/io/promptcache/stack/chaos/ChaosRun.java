@@ -274,7 +274,7 @@ public final class ChaosRun {
             engines.nodeDown(id);
             node.kill();
         } else {
-            signal(node, "STOP");
+            node.signal("STOP");
             engines.nodeDown(id);
         }
         sleep(SILENT_AFTER.toMillis());
@@ -284,7 +284,7 @@ public final class ChaosRun {
             node.launch();
             node.awaitReady(READY);
         } else {
-            signal(node, "CONT");
+            node.signal("CONT");
         }
         figures.put(kill ? "downMs" : "pausedMs", millisSince(t0));
         engines.nodeBack();
@@ -603,21 +603,6 @@ public final class ChaosRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Metrics.parse("");
-        }
-    }
-
-    /** {@code kill -<signal> <pid>}: STOP pauses the process, CONT resumes it. */
-    private static void signal(ServiceProcess process, String signal) {
-        try {
-            int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(process.handle().pid())).inheritIO()
-                    .start().waitFor();
-            if (exit != 0) {
-                throw new IllegalStateException("kill -" + signal + " exited with " + exit);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -175,6 +175,21 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** Sends {@code kill -<signal>}: {@code STOP} pauses the process (as a stall would), {@code CONT} resumes it. */
+    public void signal(String signal) {
+        try {
+            int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(handle().pid())).inheritIO().start()
+                    .waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException("kill -" + signal + " exited with " + exit);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Stops gracefully (SIGTERM), forcibly after 20 s. */
     @Override
     public void close() {
