@@ -12,6 +12,8 @@ import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.TombstoneReason;
 
 /**
@@ -330,8 +332,13 @@ public final class BudgetBook {
 
     private void retire(ObjectId id, TombstoneReason reason, List<Eviction> plan) {
         GcObject object = objects.get(id);
-        put(id, new GcObject(Tombstones.retired(object.record()), object.lastAccessMs(), object.superseded()));
+        put(id, new GcObject(retired(object.record()), object.lastAccessMs(), object.superseded()));
         plan.add(new Eviction(id, reason));
+    }
+
+    /** The record as the budget sees it once retired: no longer LIVE, its bytes still held. */
+    static ObjectRecord retired(ObjectRecord record) {
+        return record.toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED).build();
     }
 
     /** Held and live bytes per node, per tenant and in total, for metrics. */

@@ -19,6 +19,7 @@ import io.promptcache.gc.storage.NodeTable;
 import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.ObjectKey;
+import io.promptcache.schema.object.Tombstones;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ReclaimedObject;

@@ -454,9 +454,9 @@ class BudgetBookTest {
         ObjectRecord turn2Record = continuation(turn1, turn1Record, 300, 400, NOW - 1000);
         ObjectId turn2 = put(turn2Record);
         ObjectId alone = put(object("n1", 100, 0, NOW - 5000));
-        ObjectRecord gone = Tombstones.retired(turn1Record);
+        ObjectRecord gone = BudgetBook.retired(turn1Record);
         book.put(turn1, new GcObject(gone, 0, false, true));
-        book.put(alone, new GcObject(Tombstones.retired(object("n1", 100, 0, NOW - 5000)), 0, false, true));
+        book.put(alone, new GcObject(BudgetBook.retired(object("n1", 100, 0, NOW - 5000)), 0, false, true));
 
         // Then: the deleted turn 1 holds nothing itself (turn 2 holds its bytes) but stays while turn 2 reads them;
         // the unrelated one can go at once
@@ -465,7 +465,7 @@ class BudgetBookTest {
         book.put(alone, null);
 
         // When: turn 2 is tombstoned (in grace: it still holds, but no LIVE object reads turn 1's bytes)
-        book.put(turn2, new GcObject(Tombstones.retired(turn2Record), 0, false));
+        book.put(turn2, new GcObject(BudgetBook.retired(turn2Record), 0, false));
 
         // Then: turn 1's record (and so its keys) may go now
         assertThat(book.unread()).containsExactly(turn1);

@@ -2,10 +2,10 @@ package io.promptcache.gc.testing;
 
 import java.nio.ByteBuffer;
 
-import io.promptcache.gc.budget.Tombstones;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.object.Tombstones;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;

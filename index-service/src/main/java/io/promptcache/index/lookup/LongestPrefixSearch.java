@@ -3,6 +3,7 @@ package io.promptcache.index.lookup;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.promptcache.schema.hash.LongestPrefix;
 import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -38,18 +39,14 @@ public final class LongestPrefixSearch {
 
     public PrefixMatch search(PrefixChain chain, PrefixIndex index) {
         Probe probe = new Probe(chain, index);
-        int lo = 0;
-        int hi = chain.blocks();
-        while (lo < hi) {
-            int mid = lo + (hi - lo + 1) / 2;
-            if (probe.usable(mid)) {
-                lo = mid;
+        // the last probe that answers true is the answer's: the probe keeps what it found then
+        return probe.match(LongestPrefix.search(chain.blocks(), k -> {
+            boolean usable = probe.usable(k);
+            if (usable) {
                 probe.keep();
-            } else {
-                hi = mid - 1;
             }
-        }
-        return probe.match(lo);
+            return usable;
+        }));
     }
 
     /** Reference: every prefix from the longest down, the first usable one (n probes at worst). For tests and docs. */

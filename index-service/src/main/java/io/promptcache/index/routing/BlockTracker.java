@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
+import io.promptcache.schema.hash.LongestPrefix;
+
 /**
  * Which blocks each inference-engine backend holds in its GPU cache, for one routing pool (one model, block size,
  * LoRA, salt and tenant: blocks of different pools never match). Seed 001 §5-§8, with these choices:
@@ -179,17 +181,7 @@ public final class BlockTracker {
     }
 
     private static int matchLength(Backend b, long[] ids) {
-        int lo = 0;
-        int hi = ids.length;
-        while (lo < hi) {
-            int mid = lo + (hi - lo + 1) / 2;
-            if (b.blocks.contains(ids[mid - 1])) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
+        return LongestPrefix.search(ids.length, k -> b.blocks.contains(ids[k - 1]));
     }
 
     /** The same answer as {@link #match} by walking block by block; for tests and the benchmark's baseline. */

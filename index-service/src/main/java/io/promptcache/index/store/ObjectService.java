@@ -16,10 +16,10 @@ import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.index.tenancy.Caller;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.object.Tombstones;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
-import io.promptcache.schema.proto.Tombstone;
 import io.promptcache.schema.proto.TombstoneReason;
 import io.promptcache.schema.topic.Topics;
 
@@ -150,11 +150,7 @@ public class ObjectService {
         long grace = reason == TombstoneReason.TOMBSTONE_REASON_INVALIDATED
                 ? 0
                 : config.store().tombstoneGrace().toMillis();
-        ObjectRecord tombstoned = record.toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED)
-                .setTombstone(Tombstone.newBuilder().setEpoch(now).setReason(reason)
-                        .setDeleteAfterMs(now + grace)
-                        .setDecidedBy(producers.instanceId()))
-                .build();
+        ObjectRecord tombstoned = Tombstones.of(record, reason, now + grace, producers.instanceId());
         try {
             publisher.publish(List.of(producers.record(Topics.OBJECTS, id, tombstoned)));
         } catch (TransactionalPublisher.PublishException e) {

@@ -12,9 +12,10 @@ import io.promptcache.gc.budget.Eviction;
 import io.promptcache.gc.budget.GcObject;
 import io.promptcache.gc.budget.Nomination;
 import io.promptcache.gc.budget.Policy;
-import io.promptcache.gc.budget.Tombstones;
+import io.promptcache.schema.hash.LongestPrefix;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.object.SharedBytes;
+import io.promptcache.schema.object.Tombstones;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -112,17 +113,7 @@ final class PolicySimulation {
 
     /** Largest k such that prefix k is served by a LIVE object, by binary search (contiguity assumed, as the index). */
     private int longestLivePrefix(long[] blockIds) {
-        int lo = 0;
-        int hi = blockIds.length;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (servedBy(blockIds[mid - 1], mid) != null) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
+        return LongestPrefix.search(blockIds.length, k -> servedBy(blockIds[k - 1], k) != null);
     }
 
     /** The LIVE object serving the prefix of {@code blocks} blocks ending with {@code key}: its writer or a sharer. */

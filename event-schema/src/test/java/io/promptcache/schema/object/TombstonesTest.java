@@ -1,0 +1,28 @@
+package io.promptcache.schema.object;
+
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.TombstoneReason;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TombstonesTest {
+
+    @Test
+    void shouldCountTheDecisionsOfAnObjectWhoeverDecides() {
+        ObjectRecord live = ObjectRecord.newBuilder().setKey("ns/o").setState(ObjectState.OBJECT_STATE_LIVE)
+                .setTotalBytes(10).build();
+        ObjectRecord first = Tombstones.of(live, TombstoneReason.TOMBSTONE_REASON_OWNER_DELETE, 5_000, "index-1");
+        assertThat(first.getState()).isEqualTo(ObjectState.OBJECT_STATE_TOMBSTONED);
+        assertThat(first.getTombstone().getEpoch()).isEqualTo(1);
+        assertThat(first.getTombstone().getDeleteAfterMs()).isEqualTo(5_000);
+        assertThat(first.getTombstone().getDecidedBy()).isEqualTo("index-1");
+        assertThat(first.getTotalBytes()).isEqualTo(10);
+        assertThat(first.getKey()).isEqualTo("ns/o");
+        ObjectRecord second = Tombstones.of(first, TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, 9_000, "gc");
+        assertThat(second.getTombstone().getEpoch()).isEqualTo(2);
+        assertThat(second.getTombstone().getReason()).isEqualTo(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET);
+    }
+}
