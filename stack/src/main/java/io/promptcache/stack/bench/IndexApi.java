@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.promptcache.schema.node.NodeMarkers;
+
 /**
  * What an inference engine calls, over the public APIs only: index-service's REST API (namespaces, lookup in the
  * binary token form or with block hashes, one-shot store) and the storage node's S3 API (the one range GET of a
@@ -30,8 +32,6 @@ public final class IndexApi {
     static final String STORE_FRAMED = "application/vnd.promptcache.store";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
-    /** What a storage node's NoSuchKey says of an eviction candidate it deleted for room lately. */
-    private static final String RECLAIMED = "deleted for room";
 
     /** A non-2xx answer or a failed exchange, named by operation and status (or exception) for the error report. */
     public static final class CallFailed extends Exception {
@@ -133,7 +133,8 @@ public final class IndexApi {
         if (response.statusCode() != 206 && response.statusCode() != 200) {
             String error = new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);
             // the node says so of an eviction candidate it deleted for room (storage-node README, "Room on demand")
-            throw new CallFailed("get_" + response.statusCode(), error.contains(RECLAIMED) ? "reclaimed" : null,
+            throw new CallFailed("get_" + response.statusCode(),
+                    error.contains(NodeMarkers.RECLAIMED) ? "reclaimed" : null,
                     "range GET answered " + response.statusCode() + ": " + error.substring(0, Math.min(300,
                             error.length())));
         }

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 
@@ -55,7 +56,8 @@ public final class ObjectStore implements AutoCloseable {
      * until the GC reads the node's next heartbeat (the engine's 404 then costs one miss, and its invalidate is a
      * no-op).
      */
-    public static final String RECLAIMED = " (deleted for room: an eviction candidate of the GC, or unused long enough)";
+    public static final String RECLAIMED = " (" + NodeMarkers.RECLAIMED
+            + ": an eviction candidate of the GC, or unused long enough)";
     /** Logical bytes: the sum of the objects' sizes (shared bytes counted once per object). */
     private final AtomicLong logicalBytes = new AtomicLong();
     private final AtomicLong objectCount = new AtomicLong();
