@@ -7,17 +7,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Optional;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.schema.node.NodeMarkers;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -41,33 +34,12 @@ import static org.hamcrest.Matchers.nullValue;
  * block with one range GET that returns the earlier turn's bytes followed by the new ones.
  */
 @QuarkusTest
-class ContinuationStoreTest {
+class ContinuationStoreTest extends NodeBackedTest {
 
     /** Above the node's 16 KiB inline threshold from 5 blocks on: inline bodies are copied, not shared. */
     static final int BLOCK_BYTES = 4096;
     static final int BLOCK_TOKENS = 16;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static StorageNodeProcess node;
-
-    @BeforeAll
-    static void startNode() {
-        node = StorageNodeProcess.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                Map.of());
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (node != null) {
-            node.close();
-        }
-    }
-
-    @BeforeEach
-    void ready() {
-        ServiceHealthContract.awaitReady();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
-                .statusCode(200));
-    }
 
     @Test
     void shouldStoreOnlyTheNewBlocksOfATurnThatContinuesALiveObject() throws Exception {

@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,23 +16,17 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.schema.key.ObjectId;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
@@ -43,7 +36,7 @@ import static org.hamcrest.Matchers.equalTo;
  * answers the same before and after.
  */
 @QuarkusTest
-class FuzzTest {
+class FuzzTest extends NodeBackedTest {
 
     private static final long SEED = 20261125L;
     private static final int REQUESTS = 3_000;
@@ -69,26 +62,8 @@ class FuzzTest {
     private record Answer(int status, byte[] body) {
     }
 
-    private static StorageNodeProcess node;
-
-    @BeforeAll
-    static void startNode() {
-        node = StorageNodeProcess.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                Map.of());
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (node != null) {
-            node.close();
-        }
-    }
-
     @Test
     void shouldAnswerEveryMalformedRequestWithA4xxAndAnErrorBody() throws IOException {
-        ServiceHealthContract.awaitReady();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
-                .statusCode(200));
         // Given: a canary object in a namespace the fuzzer never names, and a namespace it does
         String canaryNs = Api.namespace("fuzz-canary-" + UUID.randomUUID());
         int[] canaryPrompt = Api.tokens(4 * 16, 1);

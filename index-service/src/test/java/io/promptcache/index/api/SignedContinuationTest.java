@@ -9,13 +9,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -35,13 +32,12 @@ import static org.hamcrest.Matchers.equalTo;
  */
 @QuarkusTest
 @TestProfile(SignedContinuationTest.Signed.class)
-class SignedContinuationTest {
+class SignedContinuationTest extends NodeBackedTest {
 
     private static final String KEY_ID = "index-key";
     private static final String SECRET = "index-secret-0123456789";
     private static final int BLOCK_BYTES = 4096;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static StorageNodeProcess node;
 
     /** The index signs its storage requests with the key the node knows. */
     public static class Signed implements QuarkusTestProfile {
@@ -55,16 +51,8 @@ class SignedContinuationTest {
 
     @BeforeAll
     static void startNode() {
-        node = StorageNodeProcess.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                Map.of("promptcache.storage.auth.mode", "sigv4", "promptcache.storage.auth.credentials." + KEY_ID,
-                        SECRET));
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (node != null) {
-            node.close();
-        }
+        startNode(Map.of("promptcache.storage.auth.mode", "sigv4", "promptcache.storage.auth.credentials." + KEY_ID,
+                SECRET));
     }
 
     @Test

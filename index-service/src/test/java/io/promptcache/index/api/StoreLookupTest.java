@@ -11,14 +11,8 @@ import java.util.Map;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.index.access.AccessSampler;
 import io.promptcache.schema.node.NodeMarkers;
 import io.quarkus.arc.ClientProxy;
@@ -44,34 +38,13 @@ import static org.hamcrest.Matchers.equalTo;
  * the two-step store, the load proxy and store-side bad input.
  */
 @QuarkusTest
-class StoreLookupTest {
+class StoreLookupTest extends NodeBackedTest {
 
     private static final int BLOCK_BYTES = 1024;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static StorageNodeProcess node;
 
     @Inject
     AccessSampler access;
-
-    @BeforeAll
-    static void startNode() {
-        node = StorageNodeProcess.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                Map.of());
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (node != null) {
-            node.close();
-        }
-    }
-
-    @BeforeEach
-    void ready() {
-        ServiceHealthContract.awaitReady();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
-                .statusCode(200));
-    }
 
     @Test
     void shouldHitWithTheRangeOfTheStoredBlocksAndServeExactlyThoseBytes() throws Exception {

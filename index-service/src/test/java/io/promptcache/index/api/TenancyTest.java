@@ -1,16 +1,9 @@
 package io.promptcache.index.api;
 
-import java.time.Duration;
 import java.util.Map;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -19,38 +12,16 @@ import io.restassured.specification.RequestSpecification;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 /** API keys bound to tenants: 401 without a valid key, 403 across tenants, and tenants never share an entry. */
 @QuarkusTest
 @TestProfile(TenancyTest.ApiKeys.class)
-class TenancyTest {
+class TenancyTest extends NodeBackedTest {
 
     private static final Map<String, Object> FIELDS = Map.of("modelFingerprint", "shared-model@1", "dtype", "fp8",
             "blockSize", 16);
-    private static StorageNodeProcess node;
-
-    @BeforeAll
-    static void startNode() {
-        node = StorageNodeProcess.start(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                Map.of());
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (node != null) {
-            node.close();
-        }
-    }
-
-    @BeforeEach
-    void ready() {
-        ServiceHealthContract.awaitReady();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/group/store").then()
-                .statusCode(200));
-    }
 
     private static RequestSpecification as(String key) {
         return given().header("Authorization", "Bearer " + key);

@@ -79,6 +79,7 @@ public final class Stack implements AutoCloseable {
     }
 
     private void startAll() {
+        requirePortsFree();
         String bootstrap = spec.kafka() != null ? spec.kafka() : startBroker();
         List<StackInfo.Node> nodeInfo = new ArrayList<>();
         for (int i = 0; i < spec.nodes(); i++) {
@@ -108,6 +109,30 @@ public final class Stack implements AutoCloseable {
         info = new StackInfo(ProcessHandle.current().pid(), bootstrap, spec.kafka() == null, dataDir.toString(),
                 throwaway, logs.toString(), index, nodeInfo, gcs.isEmpty() ? null : gcs.get(0).url(""),
                 spec.signedStorage(), spec.apiKey(), null);
+    }
+
+    /**
+     * Fails before anything starts when a port the stack would serve on is taken (a stack left running from an earlier
+     * start, another program): a service that cannot bind exits, and the port's holder must not pass for it.
+     */
+    private void requirePortsFree() {
+        List<String> taken = new ArrayList<>();
+        taken(taken, spec.nodePort(), spec.nodes(), "storage-node", "--node-port");
+        taken(taken, spec.indexPort(), spec.replicas(), "index-service", "--index-port");
+        taken(taken, spec.gcPort(), spec.gcs(), "gc-processor", "--gc-port");
+        if (!taken.isEmpty()) {
+            throw new IllegalStateException("cannot start: " + String.join("; ", taken) + ". Stop what holds them "
+                    + "(a stack left running? ./promptcache status), or choose other ports (0: free ones)");
+        }
+    }
+
+    private static void taken(List<String> out, int base, int count, String service, String option) {
+        for (int i = 0; i < count && base != 0; i++) {
+            if (!ServiceProcess.portFree(base + i)) {
+                out.add("port " + (base + i) + " (" + service + " " + (i + 1) + " of " + count + ", " + option
+                        + ") is in use");
+            }
+        }
     }
 
     private String startBroker() {

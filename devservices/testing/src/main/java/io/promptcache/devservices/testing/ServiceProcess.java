@@ -2,11 +2,13 @@ package io.promptcache.devservices.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -113,21 +115,48 @@ public final class ServiceProcess implements AutoCloseable {
         return this;
     }
 
-    /** Waits (at most {@code timeout}) until the launched process is ready; stops it and throws if not. */
+    /**
+     * Waits (at most {@code timeout}) until the launched process is ready; stops it and throws if not, with the tail
+     * of its log. Ready means this process is alive and its port answers: another process holding the port (a stack
+     * left from an earlier run) never passes for it, since a service that cannot bind its port exits.
+     */
     public ServiceProcess awaitReady(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!ready()) {
+        while (true) {
             if (!process.isAlive()) {
-                throw new IllegalStateException(jar.getFileName() + " exited with " + process.exitValue()
-                        + "; see " + log);
+                throw new IllegalStateException(name() + " exited with " + process.exitValue() + "; the end of "
+                        + log + ":\n" + logTail(20));
+            }
+            if (ready() && process.isAlive()) {
+                return this;
             }
             if (System.nanoTime() > deadline) {
                 close();
-                throw new IllegalStateException("not ready within " + timeout + "; see " + log);
+                throw new IllegalStateException(name() + " was not ready within " + timeout + "; the end of " + log
+                        + ":\n" + logTail(20));
             }
             sleep(200);
         }
-        return this;
+    }
+
+    /** The last {@code lines} lines of the process's log (empty when it has none yet). */
+    public String logTail(int lines) {
+        try {
+            if (!Files.isRegularFile(log)) {
+                return "";
+            }
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(the log cannot be read: " + e.getMessage() + ")";
+        }
+    }
+
+    private String name() {
+        return jar == null
+                ? log.getFileName().toString()
+                : jar.getParent().getParent().getParent().getFileName()
+                        + " (port " + port + ")";
     }
 
     /** Whether {@code /q/health/ready} answers 200 now. */
@@ -218,6 +247,17 @@ public final class ServiceProcess implements AutoCloseable {
     /** {@code setsid} when asked for and present (it execs the command: the pid stays the command's). */
     public static List<String> sessionPrefix(boolean ownSession) {
         return ownSession && Files.isExecutable(Path.of("/usr/bin/setsid")) ? List.of("/usr/bin/setsid") : List.of();
+    }
+
+    /** Whether nothing listens on {@code port} of 127.0.0.1 now (free when asked; the usual race applies). */
+    public static boolean portFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress("127.0.0.1", port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** A free TCP port on 127.0.0.1 (free when asked; the usual race applies). */
