@@ -33,7 +33,6 @@ public enum S3ErrorCode {
     INVALID_DIGEST(400, "InvalidDigest", "The Content-MD5 you specified is not valid."),
     INVALID_PART(400, "InvalidPart",
             "One or more of the specified parts could not be found or its entity tag does not match."),
-    INVALID_PART_NUMBER(416, "InvalidPartNumber", "The requested partnumber is not satisfiable"),
     INVALID_PART_ORDER(400, "InvalidPartOrder", "The list of parts was not in ascending order."),
     INVALID_REQUEST(400, "InvalidRequest", "The request is not valid."),
     INVALID_RANGE(416, "InvalidRange", "The requested range is not satisfiable"),

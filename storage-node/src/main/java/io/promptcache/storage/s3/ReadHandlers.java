@@ -109,7 +109,7 @@ final class ReadHandlers {
 
     /**
      * The bytes of part {@code partNumber} of a multipart object (with {@code x-amz-mp-parts-count}); of any other
-     * object, part 1 is the whole of it. {@code 416 InvalidPartNumber} beyond the last part.
+     * object, part 1 is the whole of it. {@code 400 InvalidPart} beyond the last part.
      */
     private static ByteRange part(RoutingContext ctx, ObjectMeta meta, String partNumber) {
         if (ctx.request().getHeader("Range") != null) {
@@ -123,7 +123,8 @@ final class ReadHandlers {
         }
         List<Long> parts = meta.parts().isEmpty() ? List.of(meta.size()) : meta.parts();
         if (n > parts.size() || meta.size() == 0) {
-            throw new S3Exception(S3ErrorCode.INVALID_PART_NUMBER, "The requested part number " + n + " is not "
+            // 400 InvalidPart, as S3 answers (and the s3-tests conformance suite checks), not 416
+            throw new S3Exception(S3ErrorCode.INVALID_PART, "The requested part number " + n + " is not "
                     + "satisfiable: the object has " + parts.size() + " part(s).");
         }
         if (!meta.parts().isEmpty()) {

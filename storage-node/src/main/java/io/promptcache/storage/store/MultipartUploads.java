@@ -45,6 +45,7 @@ public final class MultipartUploads {
     private final ObjectStore store;
     private final MetadataStore metadata;
     private final DataDirectory directory;
+    private final CompletedUploads completed = new CompletedUploads();
 
     MultipartUploads(ObjectStore store, MetadataStore metadata, DataDirectory directory) {
         this.store = store;
@@ -237,7 +238,10 @@ public final class MultipartUploads {
         return partsOf(uploadId);
     }
 
-    /** Concatenates the named parts into the object and removes the upload. */
+    /**
+     * Concatenates the named parts into the object and removes the upload; a retry of a completion that succeeded
+     * answers the same object ({@link CompletedUploads}).
+     */
     public ObjectMeta complete(String bucket, String key, String uploadId, List<PartRef> refs) throws IOException {
         return complete(bucket, key, uploadId, refs, WriteCondition.NONE);
     }
@@ -248,6 +252,17 @@ public final class MultipartUploads {
      */
     public ObjectMeta complete(String bucket, String key, String uploadId, List<PartRef> refs,
             WriteCondition condition) throws IOException {
+        ObjectMeta again = completed.again(uploadId, bucket, key, store);
+        if (again != null) {
+            return again; // a retry of a Complete that succeeded: the same answer
+        }
+        ObjectMeta meta = join(bucket, key, uploadId, refs, condition);
+        completed.add(uploadId, bucket, key, meta);
+        return meta;
+    }
+
+    private ObjectMeta join(String bucket, String key, String uploadId, List<PartRef> refs, WriteCondition condition)
+            throws IOException {
         Upload upload = upload(bucket, key, uploadId);
         store.checkCondition(bucket, key, condition);
         Map<Integer, ObjectMeta> stored = new TreeMap<>();

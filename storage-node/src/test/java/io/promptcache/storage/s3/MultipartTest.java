@@ -95,6 +95,35 @@ class MultipartTest extends SdkBucketFixture {
                 .matches("\"[0-9a-f]{32}-8\"");
     }
 
+    @Test
+    void shouldAnswerARetriedCompletionAsTheFirstUntilTheObjectIsReplaced() {
+        // Given: an upload completed once (the client lost the answer)
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("retried")).uploadId();
+        byte[] first = S3SdkTest.bytes(5 * MIB, 11);
+        String e1 = uploadPart("retried", id, 1, first);
+        String e2 = uploadPart("retried", id, 2, S3SdkTest.bytes(1000, 12));
+        String etag = s3.completeMultipartUpload(b -> b.bucket(bucket).key("retried").uploadId(id)
+                .multipartUpload(m -> m.parts(part(1, e1), part(2, e2)))).eTag();
+        // When: it retries; Then: the same answer, and the object unchanged
+        assertThat(s3.completeMultipartUpload(b -> b.bucket(bucket).key("retried").uploadId(id)
+                .multipartUpload(m -> m.parts(part(1, e1), part(2, e2)))).eTag()).isEqualTo(etag);
+        assertThat(s3.headObject(b -> b.bucket(bucket).key("retried")).eTag()).isEqualTo(etag);
+        // the upload is gone all the same: no parts to list, and another key never answers for it
+        assertThatThrownBy(() -> s3.listParts(b -> b.bucket(bucket).key("retried").uploadId(id)))
+                .satisfies(e -> assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                        .isEqualTo("NoSuchUpload"));
+        assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key("other").uploadId(id)
+                .multipartUpload(m -> m.parts(part(1, e1), part(2, e2)))))
+                .satisfies(e -> assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                        .isEqualTo("NoSuchUpload"));
+        // When: the key is written again; Then: the retry no longer answers for an object it did not make
+        s3.putObject(b -> b.bucket(bucket).key("retried"), RequestBody.fromBytes(new byte[]{1}));
+        assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key("retried").uploadId(id)
+                .multipartUpload(m -> m.parts(part(1, e1), part(2, e2)))))
+                .satisfies(e -> assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                        .isEqualTo("NoSuchUpload"));
+    }
+
     private void assertCompletionFails(String id, List<CompletedPart> parts, String code) {
         assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key("k").uploadId(id)
                 .multipartUpload(m -> m.parts(parts))))
