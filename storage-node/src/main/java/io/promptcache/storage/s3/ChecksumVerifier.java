@@ -73,8 +73,8 @@ final class ChecksumVerifier {
         }
     }
 
-    /** Compares with the base64 value the client sent; {@code BadDigest} if they differ. */
-    void verify(String expectedBase64, Function<String, S3Exception> onMissing) {
+    /** Compares with the base64 value the client sent; {@code BadDigest} if they differ; the value verified. */
+    String verify(String expectedBase64, Function<String, S3Exception> onMissing) {
         if (expectedBase64 == null) {
             throw onMissing.apply(HEADER_PREFIX + algorithm);
         }
@@ -84,6 +84,7 @@ final class ChecksumVerifier {
                     + " checksum you specified (" + expectedBase64 + ") did not match what was received (" + actual
                     + ").");
         }
+        return actual;
     }
 
     private byte[] value() {

@@ -8,6 +8,7 @@ import java.util.Map;
 import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ClientChecksums;
 import io.promptcache.storage.store.Digests;
 import io.promptcache.storage.store.ObjectMeta;
 import io.promptcache.storage.store.ObjectUpload;
@@ -26,6 +27,7 @@ final class PutBody {
     /** SHA-256 of the body when the signed payload hash must be checked, else null. */
     private final MessageDigest payloadSha256;
     private final byte[] expectedSha256;
+    private Map<String, String> verified = Map.of();
 
     /**
      * @param upload the upload to write into (owned: aborted on failure)
@@ -75,17 +77,19 @@ final class PutBody {
             String expected = headerChecksum != null
                     ? headerChecksum
                     : trailers.get(ChecksumVerifier.HEADER_PREFIX + checksum.algorithm());
-            checksum.verify(expected, name -> new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
-                    "The request declared a " + name + " checksum but did not send its value."));
+            verified = ClientChecksums.fullObject(checksum.algorithm(), checksum.verify(expected,
+                    name -> new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The request declared a " + name
+                            + " checksum but did not send its value.")));
         }
         if (payloadSha256 != null && !MessageDigest.isEqual(expectedSha256, payloadSha256.digest())) {
             throw new S3Exception(S3ErrorCode.CONTENT_SHA256_MISMATCH);
         }
-        return upload.commit(contentMd5);
+        return upload.commit(contentMd5, verified);
     }
 
-    String checksumAlgorithm() {
-        return checksum == null ? null : checksum.algorithm();
+    /** The client's checksum headers once verified by {@link #commit} (kept with the object, and answered). */
+    Map<String, String> verifiedChecksum() {
+        return verified;
     }
 
     void abort() {

@@ -115,6 +115,7 @@ final class PutObjectHandler {
                     return;
                 }
                 ctx.response().putHeader("ETag", S3Headers.quotedEtag(result.result().etag()));
+                body.verifiedChecksum().forEach(ctx.response()::putHeader);
                 ctx.response().end();
             });
         });

@@ -1,10 +1,12 @@
 package io.promptcache.storage.s3;
 
 import java.util.List;
+import java.util.Map;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.BodySegment;
+import io.promptcache.storage.store.ClientChecksums;
 import io.promptcache.storage.store.ObjectMeta;
 import io.promptcache.storage.store.ObjectStore;
 import io.vertx.core.http.HttpServerResponse;
@@ -81,13 +83,23 @@ final class ReadHandlers {
             }
         }
         response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
-        meta.headers().forEach(response::putHeader);
+        // the client's checksum (kept with the headers) only when asked for, and only for the whole object
+        boolean checksums = range == null && "ENABLED".equalsIgnoreCase(ctx.request().getHeader(CHECKSUM_MODE));
+        boolean ownChecksum = false;
+        for (Map.Entry<String, String> header : meta.headers().entrySet()) {
+            if (!ClientChecksums.isChecksumHeader(header.getKey())) {
+                response.putHeader(header.getKey(), header.getValue());
+            } else if (checksums) {
+                response.putHeader(header.getKey(), header.getValue());
+                ownChecksum = true;
+            }
+        }
         meta.userMetadata().forEach((name, value) -> response.putHeader(S3Headers.USER_META_PREFIX + name, value));
         ResponseOverrides.apply(ctx.request(), response);
-        if (range == null && "ENABLED".equalsIgnoreCase(ctx.request().getHeader(CHECKSUM_MODE)) && !meta.isShared()) {
-            // the node's CRC32C of the whole body (a copy made of shared extents has none of its own)
+        if (checksums && !ownChecksum && !meta.isShared()) {
+            // none from the client: the node's CRC32C of the whole body (a copy made of shared extents has none)
             response.putHeader("x-amz-checksum-crc32c", S3Headers.base64Crc(meta.crc32c()))
-                    .putHeader("x-amz-checksum-type", "FULL_OBJECT");
+                    .putHeader(ClientChecksums.TYPE, "FULL_OBJECT");
         }
         response.setStatusCode(range == null ? 200 : 206);
         if (range != null) {

@@ -338,7 +338,9 @@ public final class MultipartUploads {
             all.stream().filter(p -> p.meta().isShared()).forEach(p -> change.release(p.meta().extents()));
             ObjectMeta meta = new ObjectMeta(DataDirectory.newFileId(), extents.stream().mapToLong(Extent::length)
                     .sum(), HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size(), 0,
-                    System.currentTimeMillis(), upload.contentType(), upload.headers(), upload.userMetadata(), null,
+                    System.currentTimeMillis(), upload.contentType(), ClientChecksums.with(upload.headers(),
+                            ClientChecksums.composite(chosen)),
+                    upload.userMetadata(), null,
                     merge(extents), sizes(chosen));
             store.install(bucket, key, new ObjectStore.Install(meta, change, batch -> {
                 all.forEach(p -> batch.deleteUploadEntry(partKey(uploadId, p.number())));
@@ -534,7 +536,8 @@ public final class MultipartUploads {
         }
         String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + parts.size();
         return new ObjectMeta(fileId, total, etag, (int) crc.getValue(), System.currentTimeMillis(),
-                upload.contentType(), upload.headers(), upload.userMetadata()).withParts(sizes(parts));
+                upload.contentType(), ClientChecksums.with(upload.headers(), ClientChecksums.composite(parts)),
+                upload.userMetadata()).withParts(sizes(parts));
     }
 
     private static List<Long> sizes(List<ObjectMeta> parts) {

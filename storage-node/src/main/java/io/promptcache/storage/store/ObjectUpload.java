@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.zip.CRC32C;
 
 import io.netty.buffer.ByteBuf;
@@ -130,6 +131,14 @@ public final class ObjectUpload implements AutoCloseable {
      * @param expectedMd5 the decoded Content-MD5, or null
      */
     public ObjectMeta commit(byte[] expectedMd5) throws IOException {
+        return commit(expectedMd5, Map.of());
+    }
+
+    /**
+     * {@link #commit(byte[])} of a body whose client checksum was verified: {@code checksums} are kept with the
+     * object's headers ({@link ClientChecksums}).
+     */
+    public ObjectMeta commit(byte[] expectedMd5, Map<String, String> checksums) throws IOException {
         if (finished) {
             throw new IllegalStateException("upload already finished");
         }
@@ -148,8 +157,8 @@ public final class ObjectUpload implements AutoCloseable {
             channel.close();
         }
         ObjectMeta meta = new ObjectMeta(fileId, written, HexFormat.of().formatHex(digest),
-                (int) crc.getValue(), System.currentTimeMillis(), headers.contentType(), headers.headers(),
-                headers.userMetadata(), inline);
+                (int) crc.getValue(), System.currentTimeMillis(), headers.contentType(),
+                ClientChecksums.with(headers.headers(), checksums), headers.userMetadata(), inline);
         ByteBuf handedOver = ram;
         ram = null;
         target.commit(meta, sums.build(), reserved, handedOver, channel != null);
