@@ -2,6 +2,7 @@ package io.promptcache.storage.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,6 +41,13 @@ public interface StorageConfig {
      * right for one machine only.
      */
     Optional<String> advertisedEndpoint();
+
+    /**
+     * Domains served in virtual-hosted style: a request whose {@code Host} is {@code <bucket>.<domain>} (any port)
+     * names its bucket there and its key by the whole path (clients configured for virtual-hosted addressing, such
+     * as LMCache's S3 backend). Path style is served as always, also on these domains. None by default.
+     */
+    Optional<List<String>> virtualHostDomains();
 
     /** How often the node publishes its NodeStatus heartbeat. */
     @WithDefault("5s")

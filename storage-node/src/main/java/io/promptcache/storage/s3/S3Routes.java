@@ -1,5 +1,7 @@
 package io.promptcache.storage.s3;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -14,7 +16,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 /**
- * The S3 API, path-style, on the node's HTTP port: every path except Quarkus' own {@code /q/...}. PutObject
+ * The S3 API, path-style (and virtual-hosted style on the configured domains), on the node's HTTP port: every path except Quarkus' own {@code /q/...}. PutObject
  * streams on the event loop. GetObject and HeadObject run on the event loop too: one RocksDB point read (block
  * cache), then the body from RAM, or from its file with sendfile after the chunks it reads passed their checksums,
  * so a hot GET never hops threads. Everything else (and GETs that would check more than
@@ -38,10 +40,12 @@ public class S3Routes {
     private final S3Metrics metrics;
     /** Null when auth is off. */
     private final Authenticator authenticator;
+    private final VirtualHosts virtualHosts;
 
     S3Routes(ObjectStore store, StorageConfig config, S3Metrics metrics) {
         this.metrics = metrics;
         this.authenticator = Authenticator.of(config.auth());
+        this.virtualHosts = new VirtualHosts(config.virtualHostDomains().orElse(List.of()));
         this.reads = new ReadHandlers(store);
         this.listings = new ListingHandlers(store, config.auth().region());
         this.puts = new PutObjectHandler(store, config.maxObjectBytes());
@@ -197,7 +201,7 @@ public class S3Routes {
                 ctx.response().getStatusCode(), System.nanoTime() - start, ctx.request().bytesRead(),
                 ctx.response().bytesWritten()));
         try {
-            parsed = S3Path.of(ctx.request().path());
+            parsed = S3Path.of(ctx.request().path(), virtualHosts.bucket(ctx.request().getHeader("Host")));
         } catch (S3Exception e) {
             S3Errors.send(ctx, e, ctx.request().path());
             return null;

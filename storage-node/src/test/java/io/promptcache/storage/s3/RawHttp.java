@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import software.amazon.awssdk.http.SdkHttpRequest;
+
 /** Exact bytes on a real socket, for requests no well-behaved client would send. One request per connection. */
 final class RawHttp {
 
@@ -34,6 +36,13 @@ final class RawHttp {
         }
     }
 
+    /** Sends to the node at {@code endpoint} with {@code host} as the Host header (virtual-hosted style). */
+    static Response sendAs(URL endpoint, String host, String head, byte[] body) throws IOException {
+        try (Socket socket = open(endpoint, host, head, body)) {
+            return parse(socket.getInputStream().readAllBytes());
+        }
+    }
+
     private static Response exchange(URL endpoint, String head, byte[] body) throws IOException {
         try (Socket socket = open(endpoint, head, body)) {
             return parse(socket.getInputStream().readAllBytes());
@@ -41,16 +50,37 @@ final class RawHttp {
     }
 
     private static Socket open(URL endpoint, String head, byte[] body) throws IOException {
+        return open(endpoint, "127.0.0.1:" + endpoint.getPort(), head, body);
+    }
+
+    private static Socket open(URL endpoint, String host, String head, byte[] body) throws IOException {
         Socket socket = new Socket("127.0.0.1", endpoint.getPort());
         socket.setSoTimeout(20_000);
         OutputStream out = socket.getOutputStream();
-        out.write((head + "Host: 127.0.0.1:" + endpoint.getPort() + "\r\nConnection: close\r\n\r\n")
+        out.write((head + "Host: " + host + "\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.UTF_8));
         if (body != null) {
             out.write(body);
         }
         out.flush();
         return socket;
+    }
+
+    /**
+     * The request line and headers of a request the SDK signed (its Host and Content-Length left to the sender:
+     * the Host is written by {@link #send} or {@link #sendAs}, the length of {@code body} here).
+     */
+    static String head(SdkHttpRequest r, byte[] body) {
+        StringBuilder head = new StringBuilder(r.method().name()).append(' ').append(r.encodedPath());
+        r.encodedQueryParameters().ifPresent(q -> head.append('?').append(q));
+        head.append(" HTTP/1.1\r\n");
+        r.forEachHeader((name, values) -> {
+            if (!name.equalsIgnoreCase("Host") && !name.equalsIgnoreCase("Content-Length")) {
+                values.forEach(v -> head.append(name).append(": ").append(v).append("\r\n"));
+            }
+        });
+        head.append("Content-Length: ").append(body == null ? 0 : body.length).append("\r\n");
+        return head.toString();
     }
 
     static Response send(URL endpoint, String head) throws IOException {

@@ -19,11 +19,9 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.checksums.DefaultChecksumAlgorithm;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.SignRequest;
 import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
@@ -224,16 +222,8 @@ class SigV4Test extends SdkBucketFixture {
         if (body != null) {
             request.putHeader("Content-Length", Integer.toString(body.length));
         }
-        return AwsV4HttpSigner.create().sign(r -> {
-            r.identity(AwsBasicCredentials.create("test", "test")).request(request.build())
-                    .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
-                    .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
-                    .putProperty(AwsV4FamilyHttpSigner.DOUBLE_URL_ENCODE, false)
-                    .putProperty(AwsV4FamilyHttpSigner.NORMALIZE_PATH, false)
-                    .putProperty(HttpSigner.SIGNING_CLOCK, clock);
-            if (body != null) {
-                r.payload(ContentStreamProvider.fromByteArray(body));
-            }
+        return SdkClients.sign(request.build(), body, r -> {
+            r.putProperty(HttpSigner.SIGNING_CLOCK, clock);
             properties.forEach((k, v) -> putProperty(r, k, v));
         });
     }
@@ -246,17 +236,7 @@ class SigV4Test extends SdkBucketFixture {
 
     /** Sends the signed request's method, path and headers with {@code body} on a raw socket. */
     private RawHttp.Response send(SignedRequest signed, byte[] body) throws IOException {
-        SdkHttpRequest r = signed.request();
-        StringBuilder head = new StringBuilder(r.method().name()).append(' ').append(r.encodedPath());
-        r.encodedQueryParameters().ifPresent(q -> head.append('?').append(q));
-        head.append(" HTTP/1.1\r\n");
-        r.forEachHeader((name, values) -> {
-            if (!name.equalsIgnoreCase("Host") && !name.equalsIgnoreCase("Content-Length")) {
-                values.forEach(v -> head.append(name).append(": ").append(v).append("\r\n"));
-            }
-        });
-        head.append("Content-Length: ").append(body == null ? 0 : body.length).append("\r\n");
-        return RawHttp.send(endpoint, head.toString(), body);
+        return RawHttp.send(endpoint, RawHttp.head(signed.request(), body), body);
     }
 
     private static int indexOf(byte[] haystack, byte[] needle, int from) {
