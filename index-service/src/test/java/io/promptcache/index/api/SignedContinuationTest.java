@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
@@ -32,10 +31,12 @@ import static org.hamcrest.Matchers.equalTo;
  */
 @QuarkusTest
 @TestProfile(SignedContinuationTest.Signed.class)
+@NodeBackedTest.NodeConfig({"promptcache.storage.auth.mode=sigv4",
+        "promptcache.storage.auth.credentials." + SignedContinuationTest.KEY_ID + "=" + SignedContinuationTest.SECRET})
 class SignedContinuationTest extends NodeBackedTest {
 
-    private static final String KEY_ID = "index-key";
-    private static final String SECRET = "index-secret-0123456789";
+    static final String KEY_ID = "index-key";
+    static final String SECRET = "index-secret-0123456789";
     private static final int BLOCK_BYTES = 4096;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -47,12 +48,6 @@ class SignedContinuationTest extends NodeBackedTest {
             return Map.of("promptcache.index.storage.access-key-id", KEY_ID,
                     "promptcache.index.storage.secret-access-key", SECRET);
         }
-    }
-
-    @BeforeAll
-    static void startNode() {
-        startNode(Map.of("promptcache.storage.auth.mode", "sigv4", "promptcache.storage.auth.credentials." + KEY_ID,
-                SECRET));
     }
 
     @Test
