@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,6 +27,7 @@ final class PackagedNode implements AutoCloseable {
     private final Path data;
     private final int port;
     private final String kafka;
+    private final Map<String, String> properties = new LinkedHashMap<>();
     private Process process;
 
     /** A node whose heartbeats go to a closed port (no broker reachable). */
@@ -39,6 +42,12 @@ final class PackagedNode implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0)) {
             this.port = socket.getLocalPort();
         }
+    }
+
+    /** Adds system properties (storage-node configuration) to the next {@link #start}. */
+    PackagedNode with(Map<String, String> config) {
+        properties.putAll(config);
+        return this;
     }
 
     int port() {
@@ -63,6 +72,7 @@ final class PackagedNode implements AutoCloseable {
         if (kafka != null) {
             command.add("-Dkafka.bootstrap.servers=" + kafka);
         }
+        properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.addAll(List.of("-jar", APP.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
