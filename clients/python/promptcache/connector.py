@@ -4,9 +4,19 @@ Scheduler side: ``get_num_new_matched_tokens`` looks the prompt up, ``update_sta
 the hit goes, ``build_connector_meta`` hands the step's loads and saves to the workers. Worker side:
 ``start_load_kv`` loads each hit with one range GET and scatters it into the paged KV cache, ``wait_for_layer_load``
 returns at once (the load is whole before the forward pass), ``save_kv_layer`` has nothing to copy (pages are read
-when the step's saves are done), ``wait_for_save`` stores each new prompt, uploading only the blocks beyond the
-cached prefix (a continuation). A store or load that fails never fails the engine: a failed load reports its blocks
-(``get_block_ids_with_load_errors``, vLLM recomputes them), a failed save is a future miss.
+when the step's saves are done), ``wait_for_save`` copies each prompt completed by the step out of the paged cache
+and hands it to a background uploader, which stores it uploading only the blocks beyond the cached prefix (a
+continuation): no step waits for an upload. A store or load that fails never fails the engine: a failed load reports
+its blocks (``get_block_ids_with_load_errors``, vLLM recomputes them), a failed save is a future miss.
+
+**Chunked prefill** (vLLM V1's default) computes a long prompt over several steps: the scheduler side follows each
+request across ``scheduled_new_reqs`` and ``scheduled_cached_reqs`` (its blocks, which grow with every chunk, and are
+given anew when a preempted request resumes) and saves the prompt in the step that computes its last chunk.
+
+**Saves off the step**: the pages are copied on the step (a host memcpy here; for CUDA pages, one device-to-host copy
+per block range), so vLLM may reuse the blocks as soon as the step ends (``request_finished`` answers False: nothing
+reads them later), and the upload runs on a background thread from a bounded queue (``save_queue_depth``, default
+16); a save the queue cannot take is dropped and counted (``saves_dropped``), never raised.
 
 vLLM is imported lazily (this module loads without it). It has **not** been run inside vLLM here (no GPU, no vLLM
 on the build machines): its logic is tested by driving these methods from a harness that plays scheduler and worker
@@ -14,6 +24,8 @@ over a simulated paged KV cache (``tests/test_connector.py``).
 """
 
 import logging
+import queue
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -110,12 +122,16 @@ class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
         # scheduler side
         self._hits: Dict[str, Tuple[Hit, int]] = {}
         self._loads: List[LoadSpec] = []
+        self._prefilling: Dict[str, _Prefill] = {}
         # worker side
         self._caches: Dict[str, Any] = {}
         self._layout: Optional[KvLayout] = None
         self._load_errors: Set[int] = set()
         self.stats = {"hits": 0, "blocks_loaded": 0, "loads_failed": 0, "stores": 0, "bytes_stored": 0,
-                      "stores_failed": 0}
+                      "stores_failed": 0, "saves_dropped": 0}
+        self._stats_lock = threading.Lock()
+        self._uploads: "queue.Queue[Optional[_Upload]]" = queue.Queue(int(extra.get("save_queue_depth", 16)))
+        self._uploader: Optional[threading.Thread] = None
 
     # ---- scheduler side
 
@@ -146,20 +162,44 @@ class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
         self._loads.append(LoadSpec(request.request_id, hit, list(_block_ids(blocks)), computed // self.block_size))
 
     def build_connector_meta(self, scheduler_output: Any) -> PromptcacheConnectorMetadata:
-        """This step's loads, and a save for every new request whose prompt the step computes completely."""
+        """This step's loads, and a save for every prompt whose last chunk the step computes (chunked prefill: a
+        prompt is followed from step to step until then; preempted and resumed requests included)."""
         saves = []
+        scheduled = scheduler_output.num_scheduled_tokens
         for new in scheduler_output.scheduled_new_reqs:
-            scheduled = scheduler_output.num_scheduled_tokens.get(new.req_id, 0)
             tokens = list(new.prompt_token_ids)
-            if new.num_computed_tokens + scheduled >= len(tokens) and len(tokens) >= self.block_size:
-                saves.append(SaveSpec(new.req_id, tokens, list(_block_ids(new.block_ids))))
+            if len(tokens) < self.block_size:
+                continue
+            prefill = _Prefill(tokens, list(_block_ids(new.block_ids)), new.num_computed_tokens)
+            self._advance(new.req_id, prefill, scheduled.get(new.req_id, 0), saves)
+        for req_id, resumed, new_blocks, computed in _cached(getattr(scheduler_output, "scheduled_cached_reqs",
+                                                                     None)):
+            prefill = self._prefilling.get(req_id)
+            if prefill is None:
+                continue
+            if resumed:  # a preempted request gets all of its blocks anew
+                prefill.block_ids = list(_block_ids(new_blocks or ()))
+            elif new_blocks:
+                prefill.block_ids.extend(_block_ids(new_blocks))
+            prefill.computed = computed
+            self._advance(req_id, prefill, scheduled.get(req_id, 0), saves)
         meta = PromptcacheConnectorMetadata(self._loads, saves)
         self._loads = []
         return meta
 
+    def _advance(self, req_id: str, prefill: "_Prefill", scheduled: int, saves: List[SaveSpec]) -> None:
+        """The step computes ``scheduled`` more tokens of the prompt: a save when that completes it."""
+        if prefill.computed + scheduled >= len(prefill.tokens):
+            self._prefilling.pop(req_id, None)
+            saves.append(SaveSpec(req_id, prefill.tokens, prefill.block_ids))
+        else:
+            prefill.computed += scheduled
+            self._prefilling[req_id] = prefill
+
     def request_finished(self, request: Any, block_ids: Sequence[int]) -> Tuple[bool, Optional[dict]]:
-        """Saves are done within the step: the blocks can be freed at once."""
+        """The blocks can be freed at once: a save copied its pages on its step (the upload reads the copy)."""
         self._hits.pop(request.request_id, None)
+        self._prefilling.pop(request.request_id, None)
         return False, None
 
     # ---- worker side
@@ -207,36 +247,86 @@ class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
         """Nothing to copy yet: the pages stay in the paged cache until ``wait_for_save``."""
 
     def wait_for_save(self) -> None:
-        """Stores the step's new prompts: only their blocks beyond what promptcache already holds are uploaded."""
-        layout = self._require_layout() if self._metadata().saves else None
-        for save in self._metadata().saves:
+        """Copies the pages of the step's completed prompts out of the paged cache and queues their uploads (only
+        the blocks beyond what promptcache already holds are sent, in the background): returns without waiting."""
+        saves = self._metadata().saves
+        if not saves:
+            return
+        layout = self._require_layout()
+        for save in saves:
             blocks = len(save.tokens) // self.block_size
+            copied = bytearray(blocks * layout.bytes_per_block)
+            for block in range(blocks):
+                for layer, name in enumerate(layout.layers):
+                    for kv in (0, 1):
+                        start = layout.offset(block, layer, kv)
+                        copied[start:start + layout.page_bytes] = self.page_view(self._caches[name], kv,
+                                                                                 save.block_ids[block])
+            self._queue(_Upload(save.request_id, save.tokens[:blocks * self.block_size], copied,
+                                layout.bytes_per_block))
 
-            def gather(first: int, save: SaveSpec = save, blocks: int = blocks) -> bytearray:
-                out = bytearray((blocks - first) * layout.bytes_per_block)
-                for block in range(first, blocks):
-                    for layer, name in enumerate(layout.layers):
-                        for kv in (0, 1):
-                            start = layout.offset(block - first, layer, kv)
-                            page = self.page_view(self._caches[name], kv, save.block_ids[block])
-                            out[start:start + layout.page_bytes] = page
-                return out
+    def _queue(self, upload: "_Upload") -> None:
+        if self._uploader is None:
+            self._uploader = threading.Thread(target=self._upload_loop, name="promptcache-saves", daemon=True)
+            self._uploader.start()
+        try:
+            self._uploads.put_nowait(upload)
+        except queue.Full:
+            LOG.warning("promptcache save queue full: request %s not saved (a future miss)", upload.request_id)
+            self._count("saves_dropped", 1)
 
+    def _upload_loop(self) -> None:
+        while True:
+            upload = self._uploads.get()
             try:
-                stored = self.namespace.store(save.tokens, gather, layout.bytes_per_block)
+                if upload is None:
+                    return
+                view = memoryview(upload.data)
+                stored = self.namespace.store(upload.tokens, lambda first: view[first * upload.bytes_per_block:],
+                                              upload.bytes_per_block)
+                self._count("stores", 0 if stored.deduplicated else 1)
+                self._count("bytes_stored", stored.bytes_sent)
             except PromptcacheError as e:
-                LOG.warning("promptcache store of request %s failed (a future miss): %s", save.request_id, e)
-                self.stats["stores_failed"] += 1
-                continue
-            self.stats["stores"] += 0 if stored.deduplicated else 1
-            self.stats["bytes_stored"] += stored.bytes_sent
+                LOG.warning("promptcache store of request %s failed (a future miss): %s", upload.request_id, e)
+                self._count("stores_failed", 1)
+            except Exception:  # never let the uploader die: a save lost is a miss, not a broken engine
+                LOG.exception("promptcache store of request %s failed", upload.request_id)
+                self._count("stores_failed", 1)
+            finally:
+                self._uploads.task_done()
+
+    def _count(self, name: str, n: int) -> None:
+        with self._stats_lock:
+            self.stats[name] += n
+
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Waits (at most ``timeout`` seconds) until every queued save is uploaded; whether they all were."""
+        done = threading.Event()
+
+        def join() -> None:
+            self._uploads.join()
+            done.set()
+
+        threading.Thread(target=join, daemon=True).start()
+        return done.wait(timeout)
 
     def get_block_ids_with_load_errors(self) -> Set[int]:
         """Blocks whose load failed since the last call (vLLM recomputes them)."""
         failed, self._load_errors = self._load_errors, set()
         return failed
 
-    def shutdown(self) -> None:
+    def get_finished(self, finished_req_ids: Set[str]) -> Tuple[Optional[Set[str]], Optional[Set[str]]]:
+        """Nothing is held past a step (saves read their copies, loads are synchronous)."""
+        return None, None
+
+    def shutdown(self, timeout: float = 30.0) -> None:
+        """Uploads what is queued (at most ``timeout`` seconds), then stops the uploader and closes the client."""
+        if self._uploader is not None:
+            self.flush(timeout)
+            try:
+                self._uploads.put(None, timeout=1.0)
+            except queue.Full:
+                pass
         self.client.close()
 
     def _metadata(self) -> PromptcacheConnectorMetadata:
@@ -246,6 +336,36 @@ class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
         if self._layout is None:
             raise PromptcacheError("register_kv_caches was not called on this worker")
         return self._layout
+
+
+@dataclass
+class _Prefill:
+    """A prompt being computed over several steps (chunked prefill): its blocks so far and tokens computed."""
+
+    tokens: List[int]
+    block_ids: List[int]
+    computed: int
+
+
+@dataclass(frozen=True)
+class _Upload:
+    """A completed prompt's pages, copied out of the paged cache, waiting for the background uploader."""
+
+    request_id: str
+    tokens: List[int]
+    data: bytearray
+    bytes_per_block: int
+
+
+def _cached(cached: Any) -> List[Tuple[str, bool, Any, int]]:
+    """``(req_id, resumed_from_preemption, new_block_ids, num_computed_tokens)`` of vLLM's scheduled cached
+    requests: the columnar ``CachedRequestData`` of vLLM >= 0.9 or the older list of per-request objects."""
+    if cached is None:
+        return []
+    if hasattr(cached, "req_ids"):
+        return list(zip(cached.req_ids, cached.resumed_from_preemption, cached.new_block_ids,
+                        cached.num_computed_tokens))
+    return [(c.req_id, c.resumed_from_preemption, c.new_block_ids, c.num_computed_tokens) for c in cached]
 
 
 def _block_ids(blocks: Any) -> Sequence[int]:

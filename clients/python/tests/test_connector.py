@@ -3,12 +3,15 @@ cache (block-sized bytearrays per layer), against the real stack. Two engines sh
 the other loads, block for block."""
 
 import hashlib
+import queue
 import random
+import threading
+import time
 import unittest
 from types import SimpleNamespace
 from typing import Any, Dict, List
 
-from promptcache.connector import KvLayout, PromptcacheConnector
+from promptcache.connector import KvLayout, PromptcacheConnector, PromptcacheConnectorMetadata, SaveSpec
 
 from . import sigv4
 from .stack import API_KEY, STACK
@@ -69,8 +72,71 @@ class Engine:
         self.worker.wait_for_save()
         self.worker.clear_connector_metadata()
         self.scheduler.request_finished(request, blocks)
+        # uploads run in the background: the harness waits for them before the next request (a deterministic cache)
+        self.assertFlushed()
         return {"external": external, "async": asynchronous, "loaded_blocks": loaded_blocks, "failed": len(failed),
                 "blocks": blocks}
+
+    def assertFlushed(self) -> None:
+        if not self.worker.flush(30):
+            raise AssertionError("the connector's uploads did not finish within 30 s")
+
+    def chunked(self, request_id: str, tokens: List[int], budget: int, preempt_at_step: int = -1) -> int:
+        """Schedules a new request as vLLM's chunked prefill does, ``budget`` tokens per step (no hit loaded), the
+        forward pass computing each chunk's complete blocks; with ``preempt_at_step``, the request is preempted after
+        that step (its blocks freed) and resumed in the next with all-new blocks, recomputing from the start as vLLM
+        does without prefix caching. Returns the number of steps."""
+        request = SimpleNamespace(request_id=request_id, prompt_token_ids=tokens)
+        self.scheduler.get_num_new_matched_tokens(request, 0)
+        blocks: List[int] = []
+        computed, steps, resumed = 0, 0, False
+        while computed < len(tokens):
+            n = min(budget, len(tokens) - computed)
+            needed = (computed + n + BLOCK - 1) // BLOCK
+            new_blocks = [self.free.pop() for _ in range(needed - len(blocks))]
+            blocks.extend(new_blocks)
+            if steps == 0:
+                self.scheduler.update_state_after_alloc(request, SimpleNamespace(get_block_ids=lambda: (blocks,)), 0)
+                output = SimpleNamespace(
+                    scheduled_new_reqs=[SimpleNamespace(req_id=request_id, prompt_token_ids=tokens,
+                                                        block_ids=(list(blocks),), num_computed_tokens=0)],
+                    scheduled_cached_reqs=SimpleNamespace(req_ids=[], resumed_from_preemption=[],
+                                                          new_block_ids=[], num_computed_tokens=[]),
+                    num_scheduled_tokens={request_id: n})
+            else:
+                given = list(blocks) if resumed else new_blocks
+                output = SimpleNamespace(
+                    scheduled_new_reqs=[],
+                    scheduled_cached_reqs=SimpleNamespace(req_ids=[request_id], resumed_from_preemption=[resumed],
+                                                          new_block_ids=[(given,) if given else None],
+                                                          num_computed_tokens=[computed]),
+                    num_scheduled_tokens={request_id: n})
+            self.worker.bind_connector_metadata(self.scheduler.build_connector_meta(output))
+            self.worker.start_load_kv(None)
+            for layer, name in enumerate(LAYERS):
+                self.worker.wait_for_layer_load(name)
+                for block in range(computed // BLOCK, (computed + n) // BLOCK):
+                    for kv in (0, 1):
+                        self.cache[name][kv][blocks[block]][:] = page_bytes(tokens, block, layer, kv)
+                self.worker.save_kv_layer(name, self.cache[name], None)
+            self.worker.wait_for_save()
+            self.worker.clear_connector_metadata()
+            computed += n
+            steps += 1
+            resumed = False
+            if steps - 1 == preempt_at_step and computed < len(tokens):
+                # preempted: its blocks are freed (and overwritten by another request), it starts over later
+                for b in blocks:
+                    for name in LAYERS:
+                        for kv in (0, 1):
+                            self.cache[name][kv][b][:] = bytes(PAGE)
+                self.free.extend(blocks)
+                random.Random(steps).shuffle(self.free)
+                blocks, computed, resumed = [], 0, True
+        self.scheduler.request_finished(request, blocks)
+        self.assertFlushed()
+        self.last_blocks = blocks
+        return steps
 
     def page(self, block_id: int, layer: int, kv: int) -> bytes:
         return bytes(self.cache[LAYERS[layer]][kv][block_id])
@@ -137,6 +203,90 @@ class ConnectorTest(unittest.TestCase):
         self.assertEqual(engine.worker.stats["loads_failed"], 1)
         # the lost object was invalidated, and the recomputed prompt stored again
         self.assertEqual(engine.worker.stats["stores"], 2)
+
+    def test_a_prompt_prefilled_in_chunks_is_saved_once_when_its_last_chunk_is_computed(self) -> None:
+        first, second = Engine(self.model), Engine(self.model)
+        tokens = self.tokens(5, extra=7)  # 87 tokens, 40 a step: 3 steps
+        steps = first.chunked("r1", tokens, budget=40)
+        self.assertEqual(steps, 3)
+        self.assertEqual(first.worker.stats["stores"], 1)
+        self.assertEqual(first.worker.stats["bytes_stored"], 5 * len(LAYERS) * 2 * PAGE)
+        # another engine loads it block for block
+        step = second.step("r2", tokens)
+        self.assertEqual(step["loaded_blocks"], 5)
+        for block in range(5):
+            for layer in range(len(LAYERS)):
+                for kv in (0, 1):
+                    self.assertEqual(second.page(step["blocks"][block], layer, kv),
+                                     page_bytes(tokens, block, layer, kv), f"block {block} layer {layer} kv {kv}")
+
+    def test_a_preempted_and_resumed_prompt_is_saved_from_its_new_blocks(self) -> None:
+        first, second = Engine(self.model), Engine(self.model)
+        tokens = self.tokens(6, extra=1)
+        # step 0 computes 32 tokens, then the request is preempted (its blocks wiped and freed) and resumed
+        steps = first.chunked("r1", tokens, budget=32, preempt_at_step=0)
+        self.assertGreaterEqual(steps, 5)
+        self.assertEqual(first.worker.stats["stores"], 1)
+        step = second.step("r2", tokens)
+        self.assertEqual(step["loaded_blocks"], 6)
+        for block in range(6):
+            self.assertEqual(second.page(step["blocks"][block], 1, 0), page_bytes(tokens, block, 1, 0),
+                             f"block {block}: saved from the blocks it had before preemption?")
+
+    def test_no_step_waits_for_an_upload(self) -> None:
+        engine = Engine(self.model)
+        store, calls = engine.worker.namespace.store, []
+
+        def slow_store(*args: Any, **kwargs: Any) -> Any:
+            calls.append(time.monotonic())
+            time.sleep(1.0)  # a slow node
+            return store(*args, **kwargs)
+
+        engine.worker.namespace.store = slow_store  # type: ignore[method-assign]
+        tokens = self.tokens(3)
+        started = time.monotonic()
+        engine.chunked("r1", tokens, budget=len(tokens))  # one step; chunked() waits for the upload only at its end
+        self.assertEqual(engine.worker.stats["stores"], 1)
+        self.assertEqual(len(calls), 1)
+        self.assertLess(calls[0] - started, 0.9, "the upload started on the step")
+        # the step itself (wait_for_save) returned before the upload ended
+        engine.worker.namespace.store = slow_store  # type: ignore[method-assign]
+        other = self.tokens(2)
+        request = SimpleNamespace(request_id="r2", prompt_token_ids=other)
+        engine.scheduler.get_num_new_matched_tokens(request, 0)
+        blocks = [engine.free.pop() for _ in range(2)]
+        output = SimpleNamespace(scheduled_new_reqs=[SimpleNamespace(req_id="r2", prompt_token_ids=other,
+                                                                     block_ids=(blocks,), num_computed_tokens=0)],
+                                 num_scheduled_tokens={"r2": len(other)})
+        engine.worker.bind_connector_metadata(engine.scheduler.build_connector_meta(output))
+        t = time.monotonic()
+        engine.worker.wait_for_save()
+        self.assertLess(time.monotonic() - t, 0.5, "wait_for_save waited for the upload")
+        engine.assertFlushed()
+        self.assertEqual(engine.worker.stats["stores"], 2)
+
+    def test_a_full_save_queue_drops_and_counts_never_raises(self) -> None:
+        engine = Engine(self.model)
+        engine.worker._uploads = queue.Queue(1)
+        release = threading.Event()
+        store = engine.worker.namespace.store
+
+        def blocked_store(*args: Any, **kwargs: Any) -> Any:
+            release.wait(30)
+            return store(*args, **kwargs)
+
+        engine.worker.namespace.store = blocked_store  # type: ignore[method-assign]
+        saves = []
+        for i in range(4):
+            tokens = self.tokens(1)
+            blocks = [engine.free.pop()]
+            saves.append(SaveSpec(f"r{i}", tokens, blocks))
+        engine.worker.bind_connector_metadata(PromptcacheConnectorMetadata([], saves))
+        engine.worker.wait_for_save()  # the first is taken by the uploader, one waits, the rest are dropped
+        release.set()
+        engine.assertFlushed()
+        self.assertGreaterEqual(engine.worker.stats["saves_dropped"], 1)
+        self.assertEqual(engine.worker.stats["saves_dropped"] + engine.worker.stats["stores"], 4)
 
     def test_the_layout_is_block_major(self) -> None:
         layout = KvLayout(("a", "b"), 100)
