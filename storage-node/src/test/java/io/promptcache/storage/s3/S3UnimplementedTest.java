@@ -10,6 +10,7 @@ import io.quarkus.test.junit.QuarkusTest;
 
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.Grant;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -86,6 +87,13 @@ class S3UnimplementedTest extends SdkBucketFixture {
         s3.putObject(b -> b.bucket(bucket).key("plain").acl(ObjectCannedACL.PRIVATE)
                 .storageClass(StorageClass.STANDARD), RequestBody.fromBytes(BODY));
         assertThat(bytes("plain")).isEqualTo(BODY);
+        // a bucket created with the canned ACL it has anyway (private) is made; a public one is refused, not made
+        String privateBucket = bucket + "-private";
+        s3.createBucket(b -> b.bucket(privateBucket).acl(BucketCannedACL.PRIVATE));
+        s3.headBucket(b -> b.bucket(privateBucket));
+        String publicBucket = bucket + "-public";
+        assertNotImplemented(() -> s3.createBucket(b -> b.bucket(publicBucket).acl(BucketCannedACL.PUBLIC_READ)));
+        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(publicBucket))).isInstanceOf(S3Exception.class);
     }
 
     @Test
