@@ -3,6 +3,7 @@ package io.promptcache.bridge;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.msgpack.core.MessageFormat;
 import org.msgpack.core.MessagePack;
@@ -18,11 +19,14 @@ import io.promptcache.schema.proto.EngineBlockHash;
 import io.promptcache.schema.proto.EngineEvent;
 
 /**
- * Decodes the payload frame of vLLM's KV-event publisher: msgpack of {@code KVEventBatch} as msgspec encodes it
- * ({@code array_like}, tagged, trailing defaults omitted): {@code [ts, [event, ...], data_parallel_rank?]}, each
- * event {@code ["BlockStored", block_hashes, parent_block_hash, token_ids, block_size, lora_id, medium]},
- * {@code ["BlockRemoved", block_hashes, medium]} or {@code ["AllBlocksCleared"]}; a block hash is an int (older
- * vLLM: Python {@code hash}) or bytes (sha256-based). Event ids: {@code seq x 65536 + index in the batch}, so they
+ * Decodes the payload frame of vLLM's KV-event publisher: msgpack of {@code KVEventBatch} as msgspec encodes it, in
+ * either form vLLM has sent. Positional ({@code array_like}, tagged, trailing defaults omitted):
+ * {@code [ts, [event, ...], data_parallel_rank?]}, each event
+ * {@code ["BlockStored", block_hashes, parent_block_hash, token_ids, block_size, lora_id, medium]},
+ * {@code ["BlockRemoved", block_hashes, medium]} or {@code ["AllBlocksCleared"]}. Map-encoded (vLLM 0.26+): the same
+ * fields by name, {@code {"ts", "events", "data_parallel_rank"}} and events {@code {"type": "BlockStored",
+ * "block_hashes": ..}}; fields it does not know are skipped. A block hash is an int (older vLLM: Python {@code hash})
+ * or bytes (sha256-based). Event ids: {@code seq x 65536 + index in the batch}, so they
  * grow with vLLM's per-publisher sequence number and start over at 0 when the engine restarts (which the router
  * reads as a restart).
  */
@@ -31,24 +35,46 @@ public final class VllmFrames {
     private VllmFrames() {
     }
 
+    /** The fields of each event type in vLLM's positional order (after the tag). */
+    private static final Map<String, List<String>> FIELDS = Map.of(
+            "BlockStored", List.of("block_hashes", "parent_block_hash", "token_ids", "block_size", "lora_id",
+                    "medium"),
+            "BlockRemoved", List.of("block_hashes", "medium"),
+            "AllBlocksCleared", List.of());
+
     /** The EngineEvents of one batch with sequence number {@code seq}. */
     public static List<EngineEvent> decode(byte[] payload, long seq, BridgeSettings settings) throws IOException {
         try (MessageUnpacker in = MessagePack.newDefaultUnpacker(payload)) {
-            int fields = in.unpackArrayHeader();
-            if (fields < 2) {
-                throw new IOException("an event batch is [ts, events, dp_rank?]; got " + fields + " fields");
-            }
-            double ts = in.getNextFormat().getValueType() == ValueType.FLOAT ? in.unpackDouble() : in.unpackLong();
-            int count = in.unpackArrayHeader();
-            List<EngineEvent.Builder> events = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                events.add(event(in, settings));
-            }
+            Double ts = null;
             Long dpRank = null;
-            if (fields > 2 && !nil(in)) {
-                dpRank = in.unpackLong();
+            List<EngineEvent.Builder> events = null;
+            if (in.getNextFormat().getValueType() == ValueType.MAP) {
+                // map-encoded (vLLM 0.26+): {"ts": .., "events": [..], "data_parallel_rank": ..}, any order
+                int entries = in.unpackMapHeader();
+                for (int i = 0; i < entries; i++) {
+                    switch (in.unpackString()) {
+                        case "ts" -> ts = number(in);
+                        case "events" -> events = events(in, settings);
+                        case "data_parallel_rank" -> dpRank = nil(in) ? null : in.unpackLong();
+                        default -> in.skipValue();
+                    }
+                }
+            } else {
+                int fields = in.unpackArrayHeader();
+                if (fields < 2) {
+                    throw new IOException("an event batch is [ts, events, dp_rank?]; got " + fields + " fields");
+                }
+                ts = number(in);
+                events = events(in, settings);
+                if (fields > 2 && !nil(in)) {
+                    dpRank = in.unpackLong();
+                }
+                skip(in, fields - 3);
             }
-            List<EngineEvent> out = new ArrayList<>(count);
+            if (ts == null || events == null) {
+                throw new IOException("an event batch needs ts and events");
+            }
+            List<EngineEvent> out = new ArrayList<>(events.size());
             for (int i = 0; i < events.size(); i++) {
                 EngineEvent.Builder e = events.get(i).setSchemaVersion(1).setEventId(seq * 65536 + i)
                         .setTimestampMs((long) (ts * 1000)).setBackendId(settings.backendId())
@@ -65,59 +91,86 @@ public final class VllmFrames {
         }
     }
 
+    private static double number(MessageUnpacker in) throws IOException {
+        return in.getNextFormat().getValueType() == ValueType.FLOAT ? in.unpackDouble() : in.unpackLong();
+    }
+
+    private static List<EngineEvent.Builder> events(MessageUnpacker in, BridgeSettings settings) throws IOException {
+        int count = in.unpackArrayHeader();
+        List<EngineEvent.Builder> events = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            events.add(event(in, settings));
+        }
+        return events;
+    }
+
+    /**
+     * One event, positional ({@code ["BlockStored", hashes, ...]}: msgspec {@code array_like}) or map-encoded
+     * ({@code {"type": "BlockStored", "block_hashes": ..}}: msgspec writes the tag first); fields this bridge does not
+     * know (newer vLLM's {@code locality}, {@code lora_name}, ...) are skipped.
+     */
     private static EngineEvent.Builder event(MessageUnpacker in, BridgeSettings settings) throws IOException {
-        int fields = in.unpackArrayHeader();
+        boolean mapped = in.getNextFormat().getValueType() == ValueType.MAP;
+        int fields = mapped ? in.unpackMapHeader() : in.unpackArrayHeader();
+        if (mapped && !"type".equals(in.unpackString())) {
+            throw new IOException("a map-encoded KV event starts with its \"type\"");
+        }
         String tag = in.unpackString();
+        List<String> names = FIELDS.get(tag);
+        if (names == null) {
+            throw new IOException("unknown KV event type " + tag);
+        }
         EngineEvent.Builder e = EngineEvent.newBuilder();
+        BlockStored.Builder stored = BlockStored.newBuilder();
+        BlockRemoved.Builder removed = BlockRemoved.newBuilder();
+        for (int i = 1; i < fields; i++) {
+            String name = mapped ? in.unpackString() : i - 1 < names.size() ? names.get(i - 1) : "";
+            if (!names.contains(name)) {
+                in.skipValue();
+                continue;
+            }
+            field(in, name, tag, e, stored, removed, settings);
+        }
         switch (tag) {
-            case "BlockStored" -> {
-                BlockStored.Builder stored = BlockStored.newBuilder();
-                if (fields > 1) {
-                    hashes(in).forEach(stored::addBlockHashes);
-                }
-                if (fields > 2 && !nil(in)) {
-                    stored.setParentBlockHash(hash(in));
-                }
-                if (fields > 3) {
-                    int tokens = in.unpackArrayHeader();
-                    for (int t = 0; t < tokens; t++) {
-                        stored.addTokenIds(in.unpackInt());
-                    }
-                }
-                if (fields > 4 && !nil(in)) {
-                    int blockSize = in.unpackInt();
-                    if (blockSize != settings.blockSize()) {
-                        throw new IOException("BlockStored says block_size " + blockSize + ", the bridge was told "
-                                + settings.blockSize() + " (--block-size)");
-                    }
-                }
-                if (fields > 5 && !nil(in)) {
-                    e.setLoraId(in.unpackLong());
-                }
-                if (fields > 6 && !nil(in)) {
-                    e.setMedium(in.unpackString());
-                }
-                skip(in, fields - 7);
-                e.setStored(stored);
-            }
-            case "BlockRemoved" -> {
-                BlockRemoved.Builder removed = BlockRemoved.newBuilder();
-                if (fields > 1) {
-                    hashes(in).forEach(removed::addBlockHashes);
-                }
-                if (fields > 2 && !nil(in)) {
-                    e.setMedium(in.unpackString());
-                }
-                skip(in, fields - 3);
-                e.setRemoved(removed);
-            }
-            case "AllBlocksCleared" -> {
-                skip(in, fields - 1);
-                e.setCleared(AllBlocksCleared.getDefaultInstance());
-            }
-            default -> throw new IOException("unknown KV event type " + tag);
+            case "BlockStored" -> e.setStored(stored);
+            case "BlockRemoved" -> e.setRemoved(removed);
+            default -> e.setCleared(AllBlocksCleared.getDefaultInstance());
         }
         return e;
+    }
+
+    private static void field(MessageUnpacker in, String name, String tag, EngineEvent.Builder e,
+            BlockStored.Builder stored, BlockRemoved.Builder removed, BridgeSettings settings) throws IOException {
+        if (nil(in)) {
+            return;
+        }
+        switch (name) {
+            case "block_hashes" -> {
+                List<EngineBlockHash> hashes = hashes(in);
+                if (tag.equals("BlockStored")) {
+                    hashes.forEach(stored::addBlockHashes);
+                } else {
+                    hashes.forEach(removed::addBlockHashes);
+                }
+            }
+            case "parent_block_hash" -> stored.setParentBlockHash(hash(in));
+            case "token_ids" -> {
+                int tokens = in.unpackArrayHeader();
+                for (int t = 0; t < tokens; t++) {
+                    stored.addTokenIds(in.unpackInt());
+                }
+            }
+            case "block_size" -> {
+                int blockSize = in.unpackInt();
+                if (blockSize != settings.blockSize()) {
+                    throw new IOException("BlockStored says block_size " + blockSize + ", the bridge was told "
+                            + settings.blockSize() + " (--block-size)");
+                }
+            }
+            case "lora_id" -> e.setLoraId(in.unpackLong());
+            case "medium" -> e.setMedium(in.unpackString());
+            default -> in.skipValue();
+        }
     }
 
     private static List<EngineBlockHash> hashes(MessageUnpacker in) throws IOException {

@@ -8,41 +8,75 @@ import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
 
 /**
- * Builds recorded vLLM KV-event payloads, as vLLM's publisher encodes them (msgspec, {@code array_like=True},
- * {@code tag=True}, {@code omit_defaults=True}): {@code [ts, [events], dp_rank?]}, events as tagged arrays.
+ * Builds recorded vLLM KV-event payloads, as vLLM's publisher encodes them (msgspec, {@code tag=True},
+ * {@code omit_defaults=True}): positional ({@code array_like=True}: {@code [ts, [events], dp_rank?]}, events as tagged
+ * arrays) or, from {@link #mapped()}, map-encoded as vLLM 0.26+ sends them (field names; the tag first as
+ * {@code "type"}; a {@code locality} field this bridge does not know; the batch's keys in another order).
  */
 final class VllmFrame {
 
     private final MessageBufferPacker out = MessagePack.newDefaultBufferPacker();
     private int events;
+    private boolean mapped;
     private final List<Runnable> writes = new java.util.ArrayList<>();
 
     static VllmFrame batch() {
         return new VllmFrame();
     }
 
+    static VllmFrame mapped() {
+        VllmFrame frame = new VllmFrame();
+        frame.mapped = true;
+        return frame;
+    }
+
+    private void tag(String type, int fields) throws IOException {
+        if (mapped) {
+            out.packMapHeader(fields);
+            out.packString("type");
+        } else {
+            out.packArrayHeader(fields);
+        }
+        out.packString(type);
+    }
+
+    private void name(String field) throws IOException {
+        if (mapped) {
+            out.packString(field);
+        }
+    }
+
     /** BlockStored with int hashes (older vLLM: Python hash) or bytes (sha256); parent null for a start. */
     VllmFrame stored(List<Object> hashes, Object parent, int[] tokens, int blockSize, Long loraId, String medium) {
         events++;
         writes.add(() -> io(() -> {
-            out.packArrayHeader(7);
-            out.packString("BlockStored");
+            tag("BlockStored", mapped ? 8 : 7);
+            name("block_hashes");
             packHashes(hashes);
+            name("parent_block_hash");
             packHash(parent);
+            name("token_ids");
             out.packArrayHeader(tokens.length);
             for (int t : tokens) {
                 out.packInt(t);
             }
+            name("block_size");
             out.packInt(blockSize);
+            name("lora_id");
             if (loraId == null) {
                 out.packNil();
             } else {
                 out.packLong(loraId);
             }
+            name("medium");
             if (medium == null) {
                 out.packNil();
             } else {
                 out.packString(medium);
+            }
+            if (mapped) {
+                out.packString("locality");
+                out.packString("local");
             }
         }));
         return this;
@@ -52,10 +86,11 @@ final class VllmFrame {
     VllmFrame removed(List<Object> hashes, String medium) {
         events++;
         writes.add(() -> io(() -> {
-            out.packArrayHeader(medium == null ? 2 : 3);
-            out.packString("BlockRemoved");
+            tag("BlockRemoved", medium == null ? 2 : 3);
+            name("block_hashes");
             packHashes(hashes);
             if (medium != null) {
+                name("medium");
                 out.packString(medium);
             }
         }));
@@ -65,8 +100,7 @@ final class VllmFrame {
     VllmFrame cleared() {
         events++;
         writes.add(() -> io(() -> {
-            out.packArrayHeader(1);
-            out.packString("AllBlocksCleared");
+            tag("AllBlocksCleared", 1);
         }));
         return this;
     }
@@ -74,13 +108,27 @@ final class VllmFrame {
     /** The payload; {@code dpRank} null = omitted. */
     byte[] encode(double ts, Integer dpRank) {
         io(() -> {
-            out.packArrayHeader(dpRank == null ? 2 : 3);
-            out.packDouble(ts);
-            out.packArrayHeader(events);
+            if (mapped) {
+                // the batch's keys in another order than the positional one: a decoder must read names
+                out.packMapHeader(dpRank == null ? 2 : 3);
+                if (dpRank != null) {
+                    out.packString("data_parallel_rank");
+                    out.packInt(dpRank);
+                }
+                out.packString("events");
+                out.packArrayHeader(events);
+            } else {
+                out.packArrayHeader(dpRank == null ? 2 : 3);
+                out.packDouble(ts);
+                out.packArrayHeader(events);
+            }
         });
         writes.forEach(Runnable::run);
         io(() -> {
-            if (dpRank != null) {
+            if (mapped) {
+                out.packString("ts");
+                out.packDouble(ts);
+            } else if (dpRank != null) {
                 out.packInt(dpRank);
             }
         });

@@ -58,6 +58,33 @@ class VllmFramesTest {
     }
 
     @Test
+    void shouldDecodeTheMapEncodedFormOfVllm026AsThePositionalOne() throws IOException {
+        // Given: the same events in both forms (the map-encoded one with a field this bridge does not know)
+        byte[] sha = new byte[32];
+        sha[3] = 7;
+        for (Integer dpRank : new Integer[]{2, null}) {
+            List<EngineEvent> positional = VllmFrames.decode(frame(VllmFrame.batch(), sha).encode(1_739_145_601.5,
+                    dpRank), 4, SETTINGS);
+            List<EngineEvent> mapped = VllmFrames.decode(frame(VllmFrame.mapped(), sha).encode(1_739_145_601.5,
+                    dpRank), 4, SETTINGS);
+            // Then: the same EngineEvents
+            assertThat(mapped).hasSize(4).isEqualTo(positional);
+            assertThat(mapped.get(1).getStored().getBlockHashes(0).getRaw().toByteArray()).isEqualTo(sha);
+            assertThat(mapped.get(1).getLoraId()).isEqualTo(3L);
+            assertThat(mapped.get(0).getTimestampMs()).isEqualTo(1_739_145_601_500L);
+            assertThat(mapped.get(0).getDpRank()).isEqualTo(dpRank == null ? 0 : dpRank);
+            assertThat(mapped.get(2).getMedium()).isEqualTo("CPU");
+        }
+    }
+
+    private static VllmFrame frame(VllmFrame frame, byte[] sha) {
+        return frame.stored(List.of(11L, 12L), null, IntStream.range(0, 8).toArray(), 4, null, "GPU")
+                .stored(List.of(sha), 12L, IntStream.range(8, 12).toArray(), 4, 3L, "GPU")
+                .removed(List.of(11L), "CPU")
+                .cleared();
+    }
+
+    @Test
     void shouldDecodeABatchWithoutDpRankAndRefuseWhatIsNotVllm() throws IOException {
         byte[] noRank = VllmFrame.batch().cleared().encode(1.0, null);
         assertThat(VllmFrames.decode(noRank, 0, SETTINGS).get(0).hasDpRank()).isFalse();
