@@ -143,11 +143,15 @@ class LlamaCppEngine:
         """The KV cache's row types and sizes, read from the state of one evaluated token."""
         self.engine.call("reset")
         self.engine.call("eval", tokens=[1])
-        self.engine.call("save", path=self._state_file)
-        with open(self._state_file, "rb") as f:
-            layout = kvstate.parse(f.read()).layout
+        layout = self._saved_state().layout
         self.engine.call("reset")
         return layout
+
+    def _saved_state(self) -> kvstate.State:
+        """The sequence's state as llama.cpp saves it (through this engine's state file), parsed."""
+        self.engine.call("save", path=self._state_file)
+        with open(self._state_file, "rb") as f:
+            return kvstate.parse(f.read())
 
     def prefill(self, tokens: Sequence[int], use_cache: bool = True, store: bool = True,
                 cut: int = 0) -> Prefill:
@@ -219,9 +223,7 @@ class LlamaCppEngine:
         return hit.tokens, len(buffer)
 
     def _store(self, tokens: List[int]) -> Stored:
-        self.engine.call("save", path=self._state_file)
-        with open(self._state_file, "rb") as f:
-            state = kvstate.parse(f.read())
+        state = self._saved_state()
         if list(state.tokens) != tokens:
             raise EngineError("the engine's sequence holds other tokens than the prompt")
         blocks = len(tokens) // self.block_size

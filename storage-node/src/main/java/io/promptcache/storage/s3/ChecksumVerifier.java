@@ -11,6 +11,7 @@ import java.util.zip.Checksum;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ClientChecksums;
 import io.promptcache.storage.store.Digests;
 
 import software.amazon.awssdk.crt.checksums.CRC64NVME;
@@ -20,8 +21,6 @@ import software.amazon.awssdk.crt.checksums.CRC64NVME;
  * body: CRC32, CRC32C, SHA-1 and SHA-256 from the JDK, CRC64NVME (the SDK's newest default) from the AWS CRT.
  */
 final class ChecksumVerifier {
-
-    static final String HEADER_PREFIX = "x-amz-checksum-";
 
     private final String algorithm;
     private final Checksum checksum;
@@ -53,13 +52,6 @@ final class ChecksumVerifier {
         };
     }
 
-    /** The algorithm named by a header such as {@code x-amz-checksum-crc32}, or null if it is not one. */
-    static String algorithmOfHeader(String headerName) {
-        String lower = headerName.toLowerCase(Locale.ROOT);
-        return lower.startsWith(HEADER_PREFIX) && !lower.equals(HEADER_PREFIX + "type")
-                && !lower.equals(HEADER_PREFIX + "mode") ? lower.substring(HEADER_PREFIX.length()) : null;
-    }
-
     String algorithm() {
         return algorithm;
     }
@@ -76,7 +68,7 @@ final class ChecksumVerifier {
     /** Compares with the base64 value the client sent; {@code BadDigest} if they differ; the value verified. */
     String verify(String expectedBase64, Function<String, S3Exception> onMissing) {
         if (expectedBase64 == null) {
-            throw onMissing.apply(HEADER_PREFIX + algorithm);
+            throw onMissing.apply(ClientChecksums.PREFIX + algorithm);
         }
         String actual = Base64.getEncoder().encodeToString(value());
         if (!actual.equals(expectedBase64.trim())) {

@@ -76,7 +76,7 @@ final class PutBody {
         if (checksum != null) {
             String expected = headerChecksum != null
                     ? headerChecksum
-                    : trailers.get(ChecksumVerifier.HEADER_PREFIX + checksum.algorithm());
+                    : trailers.get(ClientChecksums.PREFIX + checksum.algorithm());
             verified = ClientChecksums.fullObject(checksum.algorithm(), checksum.verify(expected,
                     name -> new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The request declared a " + name
                             + " checksum but did not send its value.")));

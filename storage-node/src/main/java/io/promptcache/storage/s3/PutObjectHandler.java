@@ -6,6 +6,7 @@ import java.util.Locale;
 import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ClientChecksums;
 import io.promptcache.storage.store.ObjectHeaders;
 import io.promptcache.storage.store.ObjectStore;
 import io.promptcache.storage.store.WriteCondition;
@@ -42,7 +43,7 @@ final class PutObjectHandler {
         }
         String algorithm = checksumAlgorithm(headers);
         ChecksumVerifier checksum = ChecksumVerifier.forAlgorithm(algorithm);
-        String headerChecksum = algorithm == null ? null : headers.get(ChecksumVerifier.HEADER_PREFIX + algorithm);
+        String headerChecksum = algorithm == null ? null : headers.get(ClientChecksums.PREFIX + algorithm);
         byte[] md5 = S3Headers.contentMd5(headers.get("Content-MD5"));
         ObjectHeaders objectHeaders = S3Headers.objectHeaders(headers);
         // Registered before the upload exists: a client that disconnects while it is being opened must still
@@ -153,14 +154,14 @@ final class PutObjectHandler {
     /** The checksum algorithm of an x-amz-checksum-* header, an x-amz-trailer, or x-amz-sdk-checksum-algorithm. */
     private static String checksumAlgorithm(MultiMap headers) {
         for (String name : headers.names()) {
-            String algorithm = ChecksumVerifier.algorithmOfHeader(name);
+            String algorithm = ClientChecksums.algorithmOf(name);
             if (algorithm != null) {
                 return algorithm;
             }
         }
         String trailer = headers.get(S3Headers.TRAILER);
         if (trailer != null) {
-            String algorithm = ChecksumVerifier.algorithmOfHeader(trailer.trim());
+            String algorithm = ClientChecksums.algorithmOf(trailer.trim());
             if (algorithm != null) {
                 return algorithm;
             }

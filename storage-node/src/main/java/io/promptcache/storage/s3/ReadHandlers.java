@@ -18,8 +18,6 @@ import io.vertx.ext.web.RoutingContext;
  */
 final class ReadHandlers {
 
-    private static final String CHECKSUM_MODE = "x-amz-checksum-mode";
-
     private final ObjectStore store;
 
     ReadHandlers(ObjectStore store) {
@@ -84,7 +82,7 @@ final class ReadHandlers {
         }
         response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
         // the client's checksum (kept with the headers) only when asked for, and only for the whole object
-        boolean checksums = range == null && "ENABLED".equalsIgnoreCase(ctx.request().getHeader(CHECKSUM_MODE));
+        boolean checksums = range == null && "ENABLED".equalsIgnoreCase(ctx.request().getHeader(ClientChecksums.MODE));
         boolean ownChecksum = false;
         for (Map.Entry<String, String> header : meta.headers().entrySet()) {
             if (!ClientChecksums.isChecksumHeader(header.getKey())) {

@@ -75,7 +75,7 @@ final class Capacity {
 
     /** Releases a reservation (or bytes no longer held). */
     void release(long bytes) {
-        allocatedBytes.addAndGet(-bytes);
+        adjust(-bytes);
     }
 
     /** The objects this node deleted for writes lately (heartbeats report them). */
@@ -135,14 +135,14 @@ final class Capacity {
         Reclaimables.Candidate next = null;
         while ((next = room.nextMarked(next)) != null) {
             synchronized (deleter.commitLock(next.bucket(), next.key())) {
-                Optional<ObjectMeta> current = metadata.getObject(next.bucket(), next.key());
-                if (current.isEmpty() || !current.get().fileId().equals(next.versionId())) {
+                ObjectMeta current = current(next.bucket(), next.key(), next.versionId());
+                if (current == null) {
                     continue; // replaced or deleted meanwhile: the set forgets it with the change
                 }
-                if (!next.evicted() && freedBy(current.get()) == 0) {
+                if (!next.evicted() && freedBy(current) == 0) {
                     continue; // its bytes are shared with objects that stay: deleting it makes no room
                 }
-                deleter.remove(next.bucket(), next.key(), current.get());
+                deleter.remove(next.bucket(), next.key(), current);
                 stats.reclaimedEarly.increment();
                 if (!next.evicted()) {
                     reclaimed.add(next.bucket(), next.key(), System.currentTimeMillis());
@@ -168,12 +168,11 @@ final class Capacity {
         Recency.Entry next = null;
         while ((next = room.nextOwn(next)) != null && next.lastUseMs() <= newest) {
             synchronized (deleter.commitLock(next.bucket(), next.key())) {
-                Optional<ObjectMeta> current = metadata.getObject(next.bucket(), next.key());
-                if (current.isEmpty() || !current.get().fileId().equals(next.versionId())
-                        || freedBy(current.get()) == 0) {
+                ObjectMeta current = current(next.bucket(), next.key(), next.versionId());
+                if (current == null || freedBy(current) == 0) {
                     continue; // replaced or deleted meanwhile, or its bytes are shared with objects that stay
                 }
-                deleter.remove(next.bucket(), next.key(), current.get());
+                deleter.remove(next.bucket(), next.key(), current);
                 stats.selfEvicted.increment();
                 reclaimed.add(next.bucket(), next.key(), now);
                 LOG.debug("Deleted {}/{} for room (unused for {} ms; nothing marked by the GC was left)",
@@ -182,6 +181,12 @@ final class Capacity {
             }
         }
         return false;
+    }
+
+    /** The object's entry if it is still version {@code versionId} (not replaced or deleted since); else null. */
+    private ObjectMeta current(String bucket, String key, String versionId) {
+        Optional<ObjectMeta> current = metadata.getObject(bucket, key);
+        return current.isPresent() && current.get().fileId().equals(versionId) ? current.get() : null;
     }
 
     /**
@@ -207,12 +212,12 @@ final class Capacity {
         Map<String, Integer> holders = new HashMap<>();
         long bytes = 0;
         for (Reclaimables.Candidate c : room.marked()) {
-            Optional<ObjectMeta> current = metadata.getObject(c.bucket(), c.key());
-            if (current.isEmpty() || !current.get().fileId().equals(c.versionId())) {
+            ObjectMeta current = current(c.bucket(), c.key(), c.versionId());
+            if (current == null) {
                 continue;
             }
-            bytes += current.get().isInline() ? current.get().size() : 0;
-            Extent.files(current.get().bodyExtents()).forEach(f -> holders.merge(f, 1, Integer::sum));
+            bytes += current.isInline() ? current.size() : 0;
+            Extent.files(current.bodyExtents()).forEach(f -> holders.merge(f, 1, Integer::sum));
         }
         for (Map.Entry<String, Integer> h : holders.entrySet()) {
             ExtentRefs.FileEntry entry = refs.get(h.getKey());

@@ -26,6 +26,17 @@ public final class ClientChecksums {
     private ClientChecksums() {
     }
 
+    /**
+     * The algorithm a header such as {@code x-amz-checksum-crc32} names (lower case), or null if it names none (another
+     * header, or {@code x-amz-checksum-type} / {@code -mode}).
+     */
+    public static String algorithmOf(String headerName) {
+        String lower = headerName.toLowerCase(Locale.ROOT);
+        return lower.startsWith(PREFIX) && !lower.equals(TYPE) && !lower.equals(MODE)
+                ? lower.substring(PREFIX.length())
+                : null;
+    }
+
     /** Whether a stored header is a client checksum (kept out of answers not asking for checksums). */
     public static boolean isChecksumHeader(String name) {
         return name.startsWith(PREFIX);
@@ -76,8 +87,9 @@ public final class ClientChecksums {
 
     private static Map.Entry<String, String> partChecksum(ObjectMeta part) {
         for (Map.Entry<String, String> header : part.headers().entrySet()) {
-            if (isChecksumHeader(header.getKey()) && !header.getKey().equals(TYPE)) {
-                return Map.entry(header.getKey().substring(PREFIX.length()), header.getValue());
+            String algorithm = algorithmOf(header.getKey());
+            if (algorithm != null) {
+                return Map.entry(algorithm, header.getValue());
             }
         }
         return null;

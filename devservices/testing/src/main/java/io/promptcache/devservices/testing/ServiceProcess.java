@@ -55,7 +55,7 @@ public final class ServiceProcess implements AutoCloseable {
     public static ServiceProcess ofJar(Path quarkusRunJar, Map<String, String> properties, Path log) {
         Path jar = quarkusRunJar.toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
-            String module = jar.getParent().getParent().getParent().getFileName().toString();
+            String module = moduleOf(jar);
             throw new IllegalStateException(jar + " is missing: package the " + module + " module first ("
                     + "./mvnw -pl " + module + " -am -DskipTests package)");
         }
@@ -153,10 +153,12 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     private String name() {
-        return jar == null
-                ? log.getFileName().toString()
-                : jar.getParent().getParent().getParent().getFileName()
-                        + " (port " + port + ")";
+        return jar == null ? log.getFileName().toString() : moduleOf(jar) + " (port " + port + ")";
+    }
+
+    /** The module of a packaged service: {@code <module>/target/quarkus-app/quarkus-run.jar}. */
+    private static String moduleOf(Path jar) {
+        return jar.getParent().getParent().getParent().getFileName().toString();
     }
 
     /** Whether {@code /q/health/ready} answers 200 now. */
