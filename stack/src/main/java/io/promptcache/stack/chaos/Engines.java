@@ -158,21 +158,25 @@ final class Engines {
     }
 
     private void serve(BenchRequest request, String index, String ns) throws IndexApi.CallFailed {
+        // the node the index must call silent when the call begins: a call begun before that (a store whose PUT
+        // hung on the paused node and completed at SIGCONT) chose its node while the node was still live
+        String silent = silentNode;
         IndexApi.Lookup lookup = api.lookup(index, ns, request);
         counts.add(lookup.hit() ? "lookup.hit" : "lookup.miss");
         int matched = 0;
         if (lookup.hit()) {
-            if (lookup.node().equals(silentNode)) {
+            if (lookup.node().equals(silent)) {
                 counts.add("violation.lookup_on_silent_node");
             }
             matched = load(index, lookup, request);
         }
         if (matched < request.blocks()) {
             byte[] kv = payload.object(request.blockIds());
+            silent = silentNode;
             try {
                 IndexApi.Stored stored = api.store(index, ns, request, kv, payload.bytesPerBlock(), matched);
                 counts.add(stored.deduplicated() ? "store.200" : "store.201");
-                if (stored.node().equals(silentNode)) {
+                if (stored.node().equals(silent)) {
                     counts.add("violation.store_on_silent_node");
                 }
                 remember(new Stored(stored.objectId(), stored.node(), request));
