@@ -173,13 +173,14 @@ class Namespace:
         return loaded
 
     def store(self, tokens: Sequence[int], kv: KvSource, bytes_per_block: int, priority: Optional[int] = None,
-              pinned: Optional[bool] = None) -> Stored:
+              pinned: Optional[bool] = None, reason: Optional[str] = None) -> Stored:
         """Stores the KV bytes of the prompt's complete blocks in two steps (reserve, PUT to the node, commit).
 
         When the prompt extends a cached object, the reservation answers from which block the upload starts and
         only the bytes of the blocks from there are sent (``kv`` as a function receives that block number and
         needs to produce only those bytes). A prompt already covered by a live object stores nothing
-        (``deduplicated``). A trailing partial block is not stored.
+        (``deduplicated``). A trailing partial block is not stored. ``reason`` says why an engine saves it
+        (``cold``, ``continued``, ``finish``, ``evict``, ``shutdown``): the index counts stores by it.
         """
         blocks = len(tokens) // self.block_size
         if blocks == 0:
@@ -190,6 +191,8 @@ class Namespace:
             head["priority"] = priority
         if pinned is not None:
             head["pinned"] = pinned
+        if reason is not None:
+            head["reason"] = reason
         _, reservation = self.client._http.json("POST", f"{self._base}/reservations", head)
         if reservation.get("deduplicated"):
             return Stored(reservation["objectId"], True, reservation.get("node"))

@@ -1,36 +1,39 @@
 """A KV connector with the shape of vLLM's ``KVConnectorBase_V1``: an engine's cache calls become promptcache calls.
 
 Scheduler side: ``get_num_new_matched_tokens`` looks the prompt up, ``update_state_after_alloc`` remembers where
-the hit goes, ``build_connector_meta`` hands the step's loads and saves to the workers. Worker side:
-``start_load_kv`` loads each hit with one range GET and scatters it into the paged KV cache, ``wait_for_layer_load``
-returns at once (the load is whole before the forward pass), ``save_kv_layer`` has nothing to copy (pages are read
-when the step's saves are done), ``wait_for_save`` copies each prompt completed by the step out of the paged cache
-and hands it to a background uploader, which stores it uploading only the blocks beyond the cached prefix (a
-continuation): no step waits for an upload. A store or load that fails never fails the engine: a failed load reports
-its blocks (``get_block_ids_with_load_errors``, vLLM recomputes them), a failed save is a future miss.
+the hit goes, ``build_connector_meta`` hands the step's loads, saves and request progress to the workers,
+``request_finished`` asks vLLM to keep a finished request's blocks until its ``finish`` save has copied them.
+Worker side: ``start_load_kv`` loads each hit with one range GET and scatters it into the paged KV cache,
+``wait_for_save`` copies the pages of the step's saves out of the paged cache and hands them to a background
+uploader (only the blocks beyond the cached prefix are sent: a continuation), ``handle_preemptions`` copies a
+preempted request's pages before vLLM reuses them, ``get_finished`` reports finished requests whose pages are copied,
+``shutdown`` saves what the running requests computed (capped by ``evict_save_timeout_ms``). No step waits for an
+upload. A store or load that fails never fails the engine: a failed load reports its blocks
+(``get_block_ids_with_load_errors``, vLLM recomputes them), a failed or dropped save is a future miss, counted.
 
-**Chunked prefill** (vLLM V1's default) computes a long prompt over several steps: the scheduler side follows each
-request across ``scheduled_new_reqs`` and ``scheduled_cached_reqs`` (its blocks, which grow with every chunk, and are
-given anew when a preempted request resumes) and saves the prompt in the step that computes its last chunk.
-
-**Saves off the step**: the pages are copied on the step (a host memcpy here; for CUDA pages, one device-to-host copy
-per block range), so vLLM may reuse the blocks as soon as the step ends (``request_finished`` answers False: nothing
-reads them later), and the upload runs on a background thread from a bounded queue (``save_queue_depth``, default
-16); a save the queue cannot take is dropped and counted (``saves_dropped``), never raised.
+Saves follow seed 002's reasons (``_tracking``): ``cold`` (the step computing a prompt's last chunk: chunked prefill
+spreads a prompt over steps), ``continued`` (every ``continued_interval`` tokens of a long generation), ``finish``
+(prompt and reply), ``evict`` (a preempted request, from the blocks it held), ``shutdown``. The store request names
+the reason; the index counts stores by reason and outcome, the connector too (``stats``: ``saves.<reason>.<outcome>``).
 
 vLLM is imported lazily (this module loads without it). It has **not** been run inside vLLM here (no GPU, no vLLM
-on the build machines): its logic is tested by driving these methods from a harness that plays scheduler and worker
-over a simulated paged KV cache (``tests/test_connector.py``).
+on the build machines): its logic is tested by driving these methods from a harness that plays vLLM's scheduler
+and worker over a simulated paged KV cache (``tests/vllm_sim.py``), with host pages and with torch tensors.
 """
 
 import logging
-import queue
-import threading
+import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
+from ._pages import Copy, KvLayout, PageView, nested_pages, pages_of
+from ._saving import SaveStats, Upload, Uploader
+from ._tracking import Progress, SaveSchedule, SaveSpec, blocks_of, ids_of
 from .client import Client, Hit, Namespace
 from .errors import PromptcacheError
+
+__all__ = ["KvLayout", "LoadSpec", "PageView", "Progress", "PromptcacheConnector", "PromptcacheConnectorMetadata",
+           "SaveSpec", "nested_pages"]
 
 LOG = logging.getLogger(__name__)
 
@@ -40,37 +43,6 @@ try:  # only for the class hierarchy vLLM checks; everything here works without 
 except ImportError:  # pragma: no cover - vLLM is not installed on the build machines
     _ConnectorBase = object
     _MetadataBase = object
-
-#: a writable view of one page: (the layer's KV cache object, 0 for K or 1 for V, the block id) -> memoryview
-PageView = Callable[[Any, int, int], memoryview]
-
-
-def nested_pages(layer_cache: Any, kv: int, block_id: int) -> memoryview:
-    """Pages kept as ``layer_cache[kv][block_id]`` buffers (bytearrays: the test harness, or numpy arrays on the
-    host). A CUDA tensor needs a page view that copies through host memory; not provided (untested here)."""
-    return memoryview(layer_cache[kv][block_id]).cast("B")
-
-
-@dataclass(frozen=True)
-class KvLayout:
-    """How vLLM's paged KV cache maps to promptcache objects: the one place this is decided.
-
-    vLLM keeps, per attention layer, a K page and a V page of ``block_size`` tokens per block. A promptcache object
-    holds a prompt's blocks **block-major**: for block 0, each layer in ``layers`` order, its K page then its V page;
-    then block 1, and so on. So ``bytes_per_block = len(layers) * 2 * page_bytes``, and the first n blocks of a prompt
-    are the first ``n * bytes_per_block`` bytes of its object: a hit of n blocks is one range GET.
-    """
-
-    layers: Tuple[str, ...]
-    page_bytes: int
-
-    @property
-    def bytes_per_block(self) -> int:
-        return len(self.layers) * 2 * self.page_bytes
-
-    def offset(self, block: int, layer: int, kv: int) -> int:
-        """Where the page of ``(block, layer, kv)`` starts in an object."""
-        return block * self.bytes_per_block + (2 * layer + kv) * self.page_bytes
 
 
 @dataclass
@@ -84,31 +56,35 @@ class LoadSpec:
 
 
 @dataclass
-class SaveSpec:
-    """A prompt whose complete blocks, held in ``block_ids``, are stored once the step has computed them."""
-
-    request_id: str
-    tokens: List[int]
-    block_ids: List[int]
-
-
-@dataclass
 class PromptcacheConnectorMetadata(_MetadataBase):  # type: ignore[misc,valid-type]
     """What the scheduler side hands the workers for one step."""
 
     loads: List[LoadSpec] = field(default_factory=list)
     saves: List[SaveSpec] = field(default_factory=list)
+    progress: List[Progress] = field(default_factory=list)
+    evictions_saved: bool = False
+
+
+@dataclass
+class _Held:
+    """A running request as the worker side knows it: the tokens computed in its blocks, and what is saved."""
+
+    tokens: List[int]
+    block_ids: List[int]
+    saved_blocks: int = 0
 
 
 class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
     """promptcache as vLLM's external KV cache.
 
     Configuration (``kv_transfer_config.kv_connector_extra_config``): ``url`` (index-service), ``api_key``,
-    ``model_fingerprint`` (default: the model name), ``dtype``; ``cache_config.block_size`` is the block size.
+    ``model_fingerprint`` (default: the model name), ``dtype``, ``lora``, ``salt``, ``timeout`` (s, default 10);
+    saving: ``save_queue_depth`` (16), ``continued_interval`` (tokens, 1024; 0: off), ``save_on_finish`` (true),
+    ``save_on_evict`` (true), ``evict_save_timeout_ms`` (5000). ``cache_config.block_size`` is the block size.
     """
 
     def __init__(self, vllm_config: Any, role: Any, kv_cache_config: Any = None,
-                 page_view: PageView = nested_pages):
+                 page_view: Optional[PageView] = None):
         if _ConnectorBase is not object:  # pragma: no cover - inside vLLM
             super().__init__(vllm_config, role, kv_cache_config)
         extra = dict(vllm_config.kv_transfer_config.kv_connector_extra_config or {})
@@ -117,27 +93,31 @@ class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
         self.namespace: Namespace = self.client.namespace(
             extra.get("model_fingerprint", vllm_config.model_config.model), str(extra.get("dtype", "auto")),
             self.block_size, lora=extra.get("lora"), salt=extra.get("salt"))
-        self.page_view = page_view
         self.metadata: Optional[PromptcacheConnectorMetadata] = None
+        self.evict_save_timeout = float(extra.get("evict_save_timeout_ms", 5000)) / 1000.0
         # scheduler side
-        self._hits: Dict[str, Tuple[Hit, int]] = {}
+        self._hits: Dict[str, Tuple[Hit, int]] = {}  # a request's hit, and the tokens of it the engine uses
         self._loads: List[LoadSpec] = []
-        self._prefilling: Dict[str, _Prefill] = {}
+        self.schedule = SaveSchedule(self.block_size, int(extra.get("continued_interval", 1024)),
+                                     _flag(extra.get("save_on_finish", True)), _flag(extra.get("save_on_evict", True)))
         # worker side
-        self._caches: Dict[str, Any] = {}
-        self._layout: Optional[KvLayout] = None
+        self._page_view = page_view
+        self._pages: Any = None
         self._load_errors: Set[int] = set()
-        self.stats = {"hits": 0, "blocks_loaded": 0, "loads_failed": 0, "stores": 0, "bytes_stored": 0,
-                      "stores_failed": 0, "saves_dropped": 0}
-        self._stats_lock = threading.Lock()
-        self._uploads: "queue.Queue[Optional[_Upload]]" = queue.Queue(int(extra.get("save_queue_depth", 16)))
-        self._uploader: Optional[threading.Thread] = None
+        self._running: Dict[str, _Held] = {}
+        self._copies: Dict[str, List[Copy]] = {}  # copies still reading a request's pages
+        self._holding: Set[str] = set()  # requests a save named: reported by get_finished once copied
+        self._finishing: Set[str] = set()  # finished, held by vLLM until their copies are done
+        self._stats = SaveStats()
+        self.stats = self._stats.counts
+        self.uploader = Uploader(self.namespace, int(extra.get("save_queue_depth", 16)), self._stats)
 
     # ---- scheduler side
 
     def get_num_new_matched_tokens(self, request: Any, num_computed_tokens: int) -> Tuple[int, bool]:
-        """Tokens beyond ``num_computed_tokens`` that promptcache holds (synchronous load: False)."""
-        tokens = list(request.prompt_token_ids)
+        """Tokens beyond ``num_computed_tokens`` that promptcache holds (synchronous load: False). A request
+        resumed after a preemption is looked up with its reply so far (an ``evict`` save holds it)."""
+        tokens = list(getattr(request, "all_token_ids", None) or request.prompt_token_ids)
         try:
             hit = self.namespace.lookup(tokens)
         except PromptcacheError as e:
@@ -146,232 +126,172 @@ class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
         if hit is None:
             self._hits.pop(request.request_id, None)
             return 0, False
-        # the engine computes at least the prompt's last token itself (it needs its logits)
+        # the engine computes at least the last token itself (it needs its logits)
         matched = min(hit.tokens, len(tokens) - 1)
-        if matched <= num_computed_tokens:
-            return 0, False
-        self._hits[request.request_id] = (hit, num_computed_tokens)
-        return matched - num_computed_tokens, False
+        self._hits[request.request_id] = (hit, matched)
+        return max(0, matched - num_computed_tokens), False
 
     def update_state_after_alloc(self, request: Any, blocks: Any, num_external_tokens: int) -> None:
-        """Remembers the blocks a hit is loaded into (nothing to load when ``num_external_tokens`` is 0)."""
+        """Remembers the request (its tokens grow with the reply) and the blocks a hit is loaded into."""
         found = self._hits.pop(request.request_id, None)
+        self.schedule.allocated(request, found[0].blocks if found is not None else 0)
         if num_external_tokens == 0 or found is None:
             return
-        hit, computed = found
-        self._loads.append(LoadSpec(request.request_id, hit, list(_block_ids(blocks)), computed // self.block_size))
+        hit, matched = found
+        computed = matched - num_external_tokens
+        self._loads.append(LoadSpec(request.request_id, hit, list(blocks_of(blocks)), computed // self.block_size))
 
     def build_connector_meta(self, scheduler_output: Any) -> PromptcacheConnectorMetadata:
-        """This step's loads, and a save for every prompt whose last chunk the step computes (chunked prefill: a
-        prompt is followed from step to step until then; preempted and resumed requests included)."""
-        saves = []
-        scheduled = scheduler_output.num_scheduled_tokens
-        for new in scheduler_output.scheduled_new_reqs:
-            tokens = list(new.prompt_token_ids)
-            if len(tokens) < self.block_size:
-                continue
-            prefill = _Prefill(tokens, list(_block_ids(new.block_ids)), new.num_computed_tokens)
-            self._advance(new.req_id, prefill, scheduled.get(new.req_id, 0), saves)
-        for req_id, resumed, new_blocks, computed in _cached(getattr(scheduler_output, "scheduled_cached_reqs",
-                                                                     None)):
-            prefill = self._prefilling.get(req_id)
-            if prefill is None:
-                continue
-            if resumed:  # a preempted request gets all of its blocks anew
-                prefill.block_ids = list(_block_ids(new_blocks or ()))
-            elif new_blocks:
-                prefill.block_ids.extend(_block_ids(new_blocks))
-            prefill.computed = computed
-            self._advance(req_id, prefill, scheduled.get(req_id, 0), saves)
-        meta = PromptcacheConnectorMetadata(self._loads, saves)
+        """This step's loads, saves (cold, continued, finish, evict) and what it computes of each request."""
+        saves, progress = self.schedule.step(scheduler_output)
+        meta = PromptcacheConnectorMetadata(self._loads, saves, progress)
         self._loads = []
         return meta
 
-    def _advance(self, req_id: str, prefill: "_Prefill", scheduled: int, saves: List[SaveSpec]) -> None:
-        """The step computes ``scheduled`` more tokens of the prompt: a save when that completes it."""
-        if prefill.computed + scheduled >= len(prefill.tokens):
-            self._prefilling.pop(req_id, None)
-            saves.append(SaveSpec(req_id, prefill.tokens, prefill.block_ids))
-        else:
-            prefill.computed += scheduled
-            self._prefilling[req_id] = prefill
-
     def request_finished(self, request: Any, block_ids: Sequence[int]) -> Tuple[bool, Optional[dict]]:
-        """The blocks can be freed at once: a save copied its pages on its step (the upload reads the copy)."""
+        """True (keep the blocks until ``get_finished`` reports the request) when a save reads its pages: the
+        ``finish`` save of its prompt and reply, queued for the next step, or a save still copying them."""
         self._hits.pop(request.request_id, None)
-        self._prefilling.pop(request.request_id, None)
-        return False, None
+        return self.schedule.finished(request, block_ids), None
 
     # ---- worker side
 
     def register_kv_caches(self, kv_caches: Dict[str, Any]) -> None:
-        """The engine's paged KV cache, per layer (in the model's layer order)."""
-        self._caches = dict(kv_caches)
-        first = next(iter(self._caches.values()))
-        self._layout = KvLayout(tuple(self._caches), len(self.page_view(first, 0, 0)))
+        """The engine's paged KV cache, per layer (in the model's layer order): fixes the layout."""
+        self._pages = pages_of(dict(kv_caches), self._page_view)
 
     def bind_connector_metadata(self, connector_metadata: PromptcacheConnectorMetadata) -> None:
         self.metadata = connector_metadata
+        for step in connector_metadata.progress:
+            held = self._running.get(step.request_id)
+            if step.reset or held is None:
+                self._running[step.request_id] = _Held(list(step.tokens), list(step.block_ids),
+                                                       held.saved_blocks if held is not None else 0)
+            else:
+                held.tokens.extend(step.tokens)
+                held.block_ids.extend(step.block_ids)
+        for save in connector_metadata.saves:
+            held = self._running.get(save.request_id)
+            if held is not None:
+                held.saved_blocks = max(held.saved_blocks, len(save.block_ids))
 
     def clear_connector_metadata(self) -> None:
         self.metadata = None
 
+    def handle_preemptions(self, preempted: Any) -> None:
+        """vLLM is about to reuse the blocks of preempted requests: copies still reading them complete, and their
+        ``evict`` saves copy the pages now (waiting at most ``evict_save_timeout_ms`` for room in the queue)."""
+        meta = preempted if isinstance(preempted, PromptcacheConnectorMetadata) else self.metadata
+        ids = set(ids_of(preempted)) | {s.request_id for s in (meta.saves if meta else ()) if s.reason == "evict"}
+        for req_id in ids:
+            for copy in self._copies.pop(req_id, ()):
+                copy.wait()
+            self._running.pop(req_id, None)
+        if meta is not None:
+            self._save_evictions(meta)
+
     def start_load_kv(self, forward_context: Any, **kwargs: Any) -> None:
-        """Loads every hit of the step (one range GET each) and scatters its pages into the engine's blocks."""
-        for load in self._metadata().loads:
-            layout = self._require_layout()
+        """Saves evicted pages first (their blocks may receive a load), then loads every hit of the step: one range
+        GET each, scattered into the engine's blocks."""
+        meta = self._metadata()
+        self._save_evictions(meta)
+        for load in meta.loads:
+            pages = self._require_pages()
             staging = bytearray(load.hit.usable_bytes)
             try:
                 loaded = self.namespace.load(load.hit, into=staging)
             except PromptcacheError as e:
                 LOG.warning("promptcache load of %s failed: %s", load.hit.object_id, e)
                 loaded = None
-            blocks = range(load.first_block, load.hit.blocks)
+            block_ids = load.block_ids[:load.hit.blocks]
             if loaded is None:
-                self._load_errors.update(load.block_ids[b] for b in blocks)
-                self.stats["loads_failed"] += 1
+                self._load_errors.update(block_ids[load.first_block:])
+                self._stats.add("loads_failed")
                 continue
-            for block in blocks:
-                for layer, name in enumerate(layout.layers):
-                    for kv in (0, 1):
-                        start = layout.offset(block, layer, kv)
-                        page = self.page_view(self._caches[name], kv, load.block_ids[block])
-                        page[:] = staging[start:start + layout.page_bytes]
-            self.stats["hits"] += 1
-            self.stats["blocks_loaded"] += len(blocks)
+            pages.scatter(memoryview(staging), load.first_block, block_ids)
+            self._stats.add("hits")
+            self._stats.add("blocks_loaded", len(block_ids) - load.first_block)
 
     def wait_for_layer_load(self, layer_name: str) -> None:
-        """Nothing to wait for: ``start_load_kv`` loads every layer before the forward pass."""
+        """Nothing to wait for: ``start_load_kv`` loads every layer before the forward pass (one range GET of a
+        block-major object; see the README for why not layer by layer)."""
 
     def save_kv_layer(self, layer_name: str, kv_layer: Any, attn_metadata: Any, **kwargs: Any) -> None:
-        """Nothing to copy yet: the pages stay in the paged cache until ``wait_for_save``."""
+        """Nothing to copy yet: the step's pages are copied once, at ``wait_for_save``."""
 
     def wait_for_save(self) -> None:
-        """Copies the pages of the step's completed prompts out of the paged cache and queues their uploads (only
-        the blocks beyond what promptcache already holds are sent, in the background): returns without waiting."""
-        saves = self._metadata().saves
-        if not saves:
+        """Copies the pages of the step's saves (cold, continued, finish) out of the paged cache and queues their
+        uploads: returns without waiting for them (a save the full queue cannot take is dropped and counted)."""
+        for save in self._metadata().saves:
+            if save.reason != "evict":
+                self._save(save, wait=0.0)
+
+    def _save_evictions(self, meta: PromptcacheConnectorMetadata) -> None:
+        if meta.evictions_saved:
             return
-        layout = self._require_layout()
-        for save in saves:
-            blocks = len(save.tokens) // self.block_size
-            copied = bytearray(blocks * layout.bytes_per_block)
-            for block in range(blocks):
-                for layer, name in enumerate(layout.layers):
-                    for kv in (0, 1):
-                        start = layout.offset(block, layer, kv)
-                        copied[start:start + layout.page_bytes] = self.page_view(self._caches[name], kv,
-                                                                                 save.block_ids[block])
-            self._queue(_Upload(save.request_id, save.tokens[:blocks * self.block_size], copied,
-                                layout.bytes_per_block))
+        meta.evictions_saved = True
+        deadline = time.monotonic() + self.evict_save_timeout
+        for save in meta.saves:
+            if save.reason == "evict":
+                self._save(save, wait=max(0.0, deadline - time.monotonic()))
 
-    def _queue(self, upload: "_Upload") -> None:
-        if self._uploader is None:
-            self._uploader = threading.Thread(target=self._upload_loop, name="promptcache-saves", daemon=True)
-            self._uploader.start()
-        try:
-            self._uploads.put_nowait(upload)
-        except queue.Full:
-            LOG.warning("promptcache save queue full: request %s not saved (a future miss)", upload.request_id)
-            self._count("saves_dropped", 1)
+    def _save(self, save: SaveSpec, wait: float) -> None:
+        pages = self._require_pages()
+        copy = pages.gather(save.block_ids)
+        if not copy.ready():
+            self._copies.setdefault(save.request_id, []).append(copy)
+        self._holding.add(save.request_id)
+        self.uploader.submit(Upload(save.request_id, save.reason, save.tokens, copy, pages.layout.bytes_per_block),
+                             wait)
 
-    def _upload_loop(self) -> None:
-        while True:
-            upload = self._uploads.get()
-            try:
-                if upload is None:
-                    return
-                view = memoryview(upload.data)
-                stored = self.namespace.store(upload.tokens, lambda first: view[first * upload.bytes_per_block:],
-                                              upload.bytes_per_block)
-                self._count("stores", 0 if stored.deduplicated else 1)
-                self._count("bytes_stored", stored.bytes_sent)
-            except PromptcacheError as e:
-                LOG.warning("promptcache store of request %s failed (a future miss): %s", upload.request_id, e)
-                self._count("stores_failed", 1)
-            except Exception:  # never let the uploader die: a save lost is a miss, not a broken engine
-                LOG.exception("promptcache store of request %s failed", upload.request_id)
-                self._count("stores_failed", 1)
-            finally:
-                self._uploads.task_done()
-
-    def _count(self, name: str, n: int) -> None:
-        with self._stats_lock:
-            self.stats[name] += n
-
-    def flush(self, timeout: float = 30.0) -> bool:
-        """Waits (at most ``timeout`` seconds) until every queued save is uploaded; whether they all were."""
-        done = threading.Event()
-
-        def join() -> None:
-            self._uploads.join()
-            done.set()
-
-        threading.Thread(target=join, daemon=True).start()
-        return done.wait(timeout)
+    def get_finished(self, finished_req_ids: Set[str]) -> Tuple[Optional[Set[str]], Optional[Set[str]]]:
+        """The finished requests a save read whose pages are all copied (vLLM frees their blocks now)."""
+        for req_id in finished_req_ids:
+            self._running.pop(req_id, None)
+            if req_id in self._holding:
+                self._finishing.add(req_id)
+        for req_id in list(self._copies):
+            self._copies[req_id] = [c for c in self._copies[req_id] if not c.ready()]
+            if not self._copies[req_id]:
+                del self._copies[req_id]
+        done = {r for r in self._finishing if r not in self._copies}
+        self._finishing -= done
+        self._holding -= done
+        return (done or None), None
 
     def get_block_ids_with_load_errors(self) -> Set[int]:
         """Blocks whose load failed since the last call (vLLM recomputes them)."""
         failed, self._load_errors = self._load_errors, set()
         return failed
 
-    def get_finished(self, finished_req_ids: Set[str]) -> Tuple[Optional[Set[str]], Optional[Set[str]]]:
-        """Nothing is held past a step (saves read their copies, loads are synchronous)."""
-        return None, None
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Waits (at most ``timeout`` seconds) until every queued save is uploaded; whether they all were."""
+        return self.uploader.flush(timeout)
 
-    def shutdown(self, timeout: float = 30.0) -> None:
-        """Uploads what is queued (at most ``timeout`` seconds), then stops the uploader and closes the client."""
-        if self._uploader is not None:
-            self.flush(timeout)
-            try:
-                self._uploads.put(None, timeout=1.0)
-            except queue.Full:
-                pass
+    def shutdown(self, timeout: Optional[float] = None) -> None:
+        """The engine stops: ``shutdown`` saves of what the running requests computed beyond their last save, and
+        the queued uploads, within ``evict_save_timeout_ms`` (or ``timeout`` s) in all; then the client closes."""
+        deadline = time.monotonic() + (self.evict_save_timeout if timeout is None else timeout)
+        if self._pages is not None:
+            for req_id, held in list(self._running.items()):
+                blocks = min(len(held.tokens) // self.block_size, len(held.block_ids))
+                if blocks > held.saved_blocks:
+                    self._save(SaveSpec(req_id, held.tokens[:blocks * self.block_size], held.block_ids[:blocks],
+                                        "shutdown"), wait=max(0.0, deadline - time.monotonic()))
+        self.uploader.close(deadline)
         self.client.close()
 
     def _metadata(self) -> PromptcacheConnectorMetadata:
         return self.metadata if self.metadata is not None else PromptcacheConnectorMetadata()
 
-    def _require_layout(self) -> KvLayout:
-        if self._layout is None:
+    def _require_pages(self) -> Any:
+        if self._pages is None:
             raise PromptcacheError("register_kv_caches was not called on this worker")
-        return self._layout
+        return self._pages
 
 
-@dataclass
-class _Prefill:
-    """A prompt being computed over several steps (chunked prefill): its blocks so far and tokens computed."""
-
-    tokens: List[int]
-    block_ids: List[int]
-    computed: int
-
-
-@dataclass(frozen=True)
-class _Upload:
-    """A completed prompt's pages, copied out of the paged cache, waiting for the background uploader."""
-
-    request_id: str
-    tokens: List[int]
-    data: bytearray
-    bytes_per_block: int
-
-
-def _cached(cached: Any) -> List[Tuple[str, bool, Any, int]]:
-    """``(req_id, resumed_from_preemption, new_block_ids, num_computed_tokens)`` of vLLM's scheduled cached
-    requests: the columnar ``CachedRequestData`` of vLLM >= 0.9 or the older list of per-request objects."""
-    if cached is None:
-        return []
-    if hasattr(cached, "req_ids"):
-        return list(zip(cached.req_ids, cached.resumed_from_preemption, cached.new_block_ids,
-                        cached.num_computed_tokens))
-    return [(c.req_id, c.resumed_from_preemption, c.new_block_ids, c.num_computed_tokens) for c in cached]
-
-
-def _block_ids(blocks: Any) -> Sequence[int]:
-    """vLLM's KVCacheBlocks (``get_block_ids()[0]``: the first KV cache group) or a plain list of ids."""
-    if hasattr(blocks, "get_block_ids"):
-        return blocks.get_block_ids()[0]
-    if blocks and isinstance(blocks[0], (list, tuple)):
-        return blocks[0]
-    return blocks
+def _flag(value: Any) -> bool:
+    """A boolean setting given as a bool or as text (``"false"``, ``"0"``, ``"no"``, ``"off"`` are false)."""
+    if isinstance(value, str):
+        return value.strip().lower() not in ("false", "0", "no", "off", "")
+    return bool(value)

@@ -3,15 +3,12 @@ cache (block-sized bytearrays per layer), against the real stack. Two engines sh
 the other loads, block for block."""
 
 import hashlib
-import queue
 import random
-import threading
-import time
 import unittest
 from types import SimpleNamespace
 from typing import Any, Dict, List
 
-from promptcache.connector import KvLayout, PromptcacheConnector, PromptcacheConnectorMetadata, SaveSpec
+from promptcache.connector import KvLayout, PromptcacheConnector
 
 from . import sigv4
 from .stack import API_KEY, STACK
@@ -232,61 +229,6 @@ class ConnectorTest(unittest.TestCase):
         for block in range(6):
             self.assertEqual(second.page(step["blocks"][block], 1, 0), page_bytes(tokens, block, 1, 0),
                              f"block {block}: saved from the blocks it had before preemption?")
-
-    def test_no_step_waits_for_an_upload(self) -> None:
-        engine = Engine(self.model)
-        store, calls = engine.worker.namespace.store, []
-
-        def slow_store(*args: Any, **kwargs: Any) -> Any:
-            calls.append(time.monotonic())
-            time.sleep(1.0)  # a slow node
-            return store(*args, **kwargs)
-
-        engine.worker.namespace.store = slow_store  # type: ignore[method-assign]
-        tokens = self.tokens(3)
-        started = time.monotonic()
-        engine.chunked("r1", tokens, budget=len(tokens))  # one step; chunked() waits for the upload only at its end
-        self.assertEqual(engine.worker.stats["stores"], 1)
-        self.assertEqual(len(calls), 1)
-        self.assertLess(calls[0] - started, 0.9, "the upload started on the step")
-        # the step itself (wait_for_save) returned before the upload ended
-        engine.worker.namespace.store = slow_store  # type: ignore[method-assign]
-        other = self.tokens(2)
-        request = SimpleNamespace(request_id="r2", prompt_token_ids=other)
-        engine.scheduler.get_num_new_matched_tokens(request, 0)
-        blocks = [engine.free.pop() for _ in range(2)]
-        output = SimpleNamespace(scheduled_new_reqs=[SimpleNamespace(req_id="r2", prompt_token_ids=other,
-                                                                     block_ids=(blocks,), num_computed_tokens=0)],
-                                 num_scheduled_tokens={"r2": len(other)})
-        engine.worker.bind_connector_metadata(engine.scheduler.build_connector_meta(output))
-        t = time.monotonic()
-        engine.worker.wait_for_save()
-        self.assertLess(time.monotonic() - t, 0.5, "wait_for_save waited for the upload")
-        engine.assertFlushed()
-        self.assertEqual(engine.worker.stats["stores"], 2)
-
-    def test_a_full_save_queue_drops_and_counts_never_raises(self) -> None:
-        engine = Engine(self.model)
-        engine.worker._uploads = queue.Queue(1)
-        release = threading.Event()
-        store = engine.worker.namespace.store
-
-        def blocked_store(*args: Any, **kwargs: Any) -> Any:
-            release.wait(30)
-            return store(*args, **kwargs)
-
-        engine.worker.namespace.store = blocked_store  # type: ignore[method-assign]
-        saves = []
-        for i in range(4):
-            tokens = self.tokens(1)
-            blocks = [engine.free.pop()]
-            saves.append(SaveSpec(f"r{i}", tokens, blocks))
-        engine.worker.bind_connector_metadata(PromptcacheConnectorMetadata([], saves))
-        engine.worker.wait_for_save()  # the first is taken by the uploader, one waits, the rest are dropped
-        release.set()
-        engine.assertFlushed()
-        self.assertGreaterEqual(engine.worker.stats["saves_dropped"], 1)
-        self.assertEqual(engine.worker.stats["saves_dropped"] + engine.worker.stats["stores"], 4)
 
     def test_the_layout_is_block_major(self) -> None:
         layout = KvLayout(("a", "b"), 100)

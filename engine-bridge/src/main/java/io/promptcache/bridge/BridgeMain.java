@@ -44,11 +44,13 @@ public final class BridgeMain {
         try {
             settings = new BridgeSettings(options.get("backend"), options.get("model"),
                     Integer.parseInt(options.getOrDefault("block-size", "0")), options.getOrDefault("tenant", ""),
-                    Optional.ofNullable(options.get("salt")), Optional.ofNullable(options.get("lora-name")));
+                    Optional.ofNullable(options.get("salt")), Optional.ofNullable(options.get("lora-name")),
+                    BridgeSettings.hashScheme(options.get("hash-scheme")));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println("usage: --zmq <endpoint> [--zmq-topic kv-events] --backend <id> --model <name> "
-                    + "--block-size <n> --bootstrap <kafka> [--tenant t] [--salt s] [--lora-name n] "
+                    + "--block-size <n> --bootstrap <kafka> [--tenant t] [--salt s] [--lora-name n] [--hash-scheme "
+                    + "engine|rfc1527] "
                     + "[--topic-prefix promptcache.] [--kafka-config client.properties]");
             System.exit(2);
             return;

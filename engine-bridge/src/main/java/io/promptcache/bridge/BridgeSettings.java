@@ -2,6 +2,8 @@ package io.promptcache.bridge;
 
 import java.util.Optional;
 
+import io.promptcache.schema.hash.RollingHashChain;
+
 /**
  * What the envelope of every EngineEvent needs and vLLM's frames do not say.
  *
@@ -13,9 +15,29 @@ import java.util.Optional;
  * @param tenant tenant id, or empty ("default" for the router)
  * @param salt the engine's cache salt, if any
  * @param loraName a LoRA name for every event, if the engine serves one adapter and reports only its int id
+ * @param hashScheme how the engine computes its {@code block_hashes}, when the router can use them without token
+ *        ids: {@code --hash-scheme rfc1527} for engines hashing blocks with RFC #1527's rolling XXH3-64 chain
  */
 public record BridgeSettings(String backendId, String model, int blockSize, String tenant, Optional<String> salt,
-        Optional<String> loraName) {
+        Optional<String> loraName, Optional<String> hashScheme) {
+
+    /** The settings of an engine with its own hash scheme (vLLM's). */
+    public BridgeSettings(String backendId, String model, int blockSize, String tenant, Optional<String> salt,
+            Optional<String> loraName) {
+        this(backendId, model, blockSize, tenant, salt, loraName, Optional.empty());
+    }
+
+    /** {@code --hash-scheme}: {@code engine} (the default: events carry token ids) or {@code rfc1527}. */
+    public static Optional<String> hashScheme(String option) {
+        if (option == null || option.equals("engine")) {
+            return Optional.empty();
+        }
+        if (option.equals("rfc1527")) {
+            return Optional.of(RollingHashChain.SCHEME);
+        }
+        throw new IllegalArgumentException("--hash-scheme is engine (block hashes of the engine's own, token ids "
+                + "sent) or rfc1527 (RFC #1527's rolling XXH3-64 chain); got " + option);
+    }
 
     public BridgeSettings {
         if (backendId == null || backendId.isBlank()) {

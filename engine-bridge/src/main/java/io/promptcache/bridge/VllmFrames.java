@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.msgpack.core.MessageFormat;
 import org.msgpack.core.MessagePack;
@@ -12,6 +13,7 @@ import org.msgpack.value.ValueType;
 
 import com.google.protobuf.ByteString;
 
+import io.promptcache.schema.hash.RollingHashChain;
 import io.promptcache.schema.proto.AllBlocksCleared;
 import io.promptcache.schema.proto.BlockRemoved;
 import io.promptcache.schema.proto.BlockStored;
@@ -29,6 +31,14 @@ import io.promptcache.schema.proto.EngineEvent;
  * or bytes (sha256-based). Event ids: {@code seq x 65536 + index in the batch}, so they
  * grow with vLLM's per-publisher sequence number and start over at 0 when the engine restarts (which the router
  * reads as a restart).
+ *
+ * <p>
+ * Map-encoded events may also carry Mooncake RFC #1527's envelope, which then wins over the bridge's settings:
+ * {@code event_id}, {@code tenant_id}, {@code medium}, {@code dp_rank}, {@code additional_salt}, {@code lora_name},
+ * {@code base_block_idx}; the tag as {@code type} or {@code event_type} ({@code stored}, {@code removed},
+ * {@code cleared} as well as vLLM's names); and {@code seq_hashes} / {@code parent_seq_hash}: the blocks' rolling
+ * XXH3-64 hashes, which the router uses as they are, so such events need no token ids ({@code hash_scheme}
+ * {@link RollingHashChain#SCHEME}; {@code --hash-scheme rfc1527} says the same of an engine's {@code block_hashes}).
  */
 public final class VllmFrames {
 
@@ -42,12 +52,20 @@ public final class VllmFrames {
             "BlockRemoved", List.of("block_hashes", "medium"),
             "AllBlocksCleared", List.of());
 
+    /** RFC #1527's names of the event types. */
+    private static final Map<String, String> TAGS = Map.of("stored", "BlockStored", "removed", "BlockRemoved",
+            "cleared", "AllBlocksCleared", "all_blocks_cleared", "AllBlocksCleared");
+
+    /** Fields a map-encoded event may carry besides its type's: RFC #1527's envelope and names. */
+    private static final Set<String> ENVELOPE = Set.of("event_id", "tenant_id", "medium", "dp_rank", "additional_salt",
+            "lora_name", "base_block_idx", "seq_hashes", "parent_seq_hash");
+
     /** The EngineEvents of one batch with sequence number {@code seq}. */
     public static List<EngineEvent> decode(byte[] payload, long seq, BridgeSettings settings) throws IOException {
         try (MessageUnpacker in = MessagePack.newDefaultUnpacker(payload)) {
             Double ts = null;
             Long dpRank = null;
-            List<EngineEvent.Builder> events = null;
+            List<Parsed> events = null;
             if (in.getNextFormat().getValueType() == ValueType.MAP) {
                 // map-encoded (vLLM 0.26+): {"ts": .., "events": [..], "data_parallel_rank": ..}, any order
                 int entries = in.unpackMapHeader();
@@ -76,13 +94,11 @@ public final class VllmFrames {
             }
             List<EngineEvent> out = new ArrayList<>(events.size());
             for (int i = 0; i < events.size(); i++) {
-                EngineEvent.Builder e = events.get(i).setSchemaVersion(1).setEventId(seq * 65536 + i)
-                        .setTimestampMs((long) (ts * 1000)).setBackendId(settings.backendId())
-                        .setModelName(settings.model()).setBlockSize(settings.blockSize())
-                        .setTenantId(settings.tenant());
-                settings.salt().ifPresent(e::setAdditionalSalt);
-                settings.loraName().ifPresent(e::setLoraName);
-                if (dpRank != null) {
+                Parsed parsed = events.get(i);
+                EngineEvent.Builder e = parsed.event().setSchemaVersion(1)
+                        .setEventId(parsed.eventId() != null ? parsed.eventId() : seq * 65536 + i)
+                        .setTimestampMs((long) (ts * 1000));
+                if (dpRank != null && !e.hasDpRank()) {
                     e.setDpRank(dpRank.intValue());
                 }
                 out.add(e.build());
@@ -95,9 +111,13 @@ public final class VllmFrames {
         return in.getNextFormat().getValueType() == ValueType.FLOAT ? in.unpackDouble() : in.unpackLong();
     }
 
-    private static List<EngineEvent.Builder> events(MessageUnpacker in, BridgeSettings settings) throws IOException {
+    /** One event, its envelope from the bridge's settings unless it names its own; its own event id, if any. */
+    private record Parsed(EngineEvent.Builder event, Long eventId) {
+    }
+
+    private static List<Parsed> events(MessageUnpacker in, BridgeSettings settings) throws IOException {
         int count = in.unpackArrayHeader();
-        List<EngineEvent.Builder> events = new ArrayList<>(count);
+        List<Parsed> events = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             events.add(event(in, settings));
         }
@@ -109,34 +129,46 @@ public final class VllmFrames {
      * ({@code {"type": "BlockStored", "block_hashes": ..}}: msgspec writes the tag first); fields this bridge does not
      * know (newer vLLM's {@code locality}, {@code lora_name}, ...) are skipped.
      */
-    private static EngineEvent.Builder event(MessageUnpacker in, BridgeSettings settings) throws IOException {
+    private static Parsed event(MessageUnpacker in, BridgeSettings settings) throws IOException {
         boolean mapped = in.getNextFormat().getValueType() == ValueType.MAP;
         int fields = mapped ? in.unpackMapHeader() : in.unpackArrayHeader();
-        if (mapped && !"type".equals(in.unpackString())) {
-            throw new IOException("a map-encoded KV event starts with its \"type\"");
+        if (mapped) {
+            String key = in.unpackString();
+            if (!"type".equals(key) && !"event_type".equals(key)) {
+                throw new IOException("a map-encoded KV event starts with its \"type\" (or RFC #1527's "
+                        + "\"event_type\"); got \"" + key + "\"");
+            }
         }
-        String tag = in.unpackString();
+        String named = in.unpackString();
+        String tag = mapped ? TAGS.getOrDefault(named, named) : named;
         List<String> names = FIELDS.get(tag);
         if (names == null) {
-            throw new IOException("unknown KV event type " + tag);
+            throw new IOException("unknown KV event type " + named);
         }
-        EngineEvent.Builder e = EngineEvent.newBuilder();
+        EngineEvent.Builder e = EngineEvent.newBuilder().setBackendId(settings.backendId())
+                .setModelName(settings.model()).setBlockSize(settings.blockSize()).setTenantId(settings.tenant());
+        settings.salt().ifPresent(e::setAdditionalSalt);
+        settings.loraName().ifPresent(e::setLoraName);
+        settings.hashScheme().ifPresent(e::setHashScheme);
         BlockStored.Builder stored = BlockStored.newBuilder();
         BlockRemoved.Builder removed = BlockRemoved.newBuilder();
+        Long eventId = null;
         for (int i = 1; i < fields; i++) {
             String name = mapped ? in.unpackString() : i - 1 < names.size() ? names.get(i - 1) : "";
-            if (!names.contains(name)) {
+            if (mapped && name.equals("event_id")) {
+                eventId = nil(in) ? null : in.unpackLong();
+            } else if (names.contains(name) || mapped && ENVELOPE.contains(name)) {
+                field(in, name, tag, e, stored, removed, settings);
+            } else {
                 in.skipValue();
-                continue;
             }
-            field(in, name, tag, e, stored, removed, settings);
         }
         switch (tag) {
             case "BlockStored" -> e.setStored(stored);
             case "BlockRemoved" -> e.setRemoved(removed);
             default -> e.setCleared(AllBlocksCleared.getDefaultInstance());
         }
-        return e;
+        return new Parsed(e, eventId);
     }
 
     private static void field(MessageUnpacker in, String name, String tag, EngineEvent.Builder e,
@@ -145,15 +177,18 @@ public final class VllmFrames {
             return;
         }
         switch (name) {
-            case "block_hashes" -> {
+            case "block_hashes", "seq_hashes" -> {
                 List<EngineBlockHash> hashes = hashes(in);
                 if (tag.equals("BlockStored")) {
                     hashes.forEach(stored::addBlockHashes);
                 } else {
                     hashes.forEach(removed::addBlockHashes);
                 }
+                if (name.equals("seq_hashes")) {
+                    e.setHashScheme(RollingHashChain.SCHEME);
+                }
             }
-            case "parent_block_hash" -> stored.setParentBlockHash(hash(in));
+            case "parent_block_hash", "parent_seq_hash" -> stored.setParentBlockHash(hash(in));
             case "token_ids" -> {
                 int tokens = in.unpackArrayHeader();
                 for (int t = 0; t < tokens; t++) {
@@ -169,6 +204,11 @@ public final class VllmFrames {
             }
             case "lora_id" -> e.setLoraId(in.unpackLong());
             case "medium" -> e.setMedium(in.unpackString());
+            case "tenant_id" -> e.setTenantId(in.unpackString());
+            case "dp_rank" -> e.setDpRank(in.unpackInt());
+            case "additional_salt" -> e.setAdditionalSalt(in.unpackString());
+            case "lora_name" -> e.setLoraName(in.unpackString());
+            case "base_block_idx" -> stored.setBaseBlockIdx(in.unpackInt());
             default -> in.skipValue();
         }
     }

@@ -7,6 +7,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.promptcache.schema.hash.RollingHashChain;
 import io.promptcache.schema.proto.EngineEvent;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,6 +76,55 @@ class VllmFramesTest {
             assertThat(mapped.get(0).getDpRank()).isEqualTo(dpRank == null ? 0 : dpRank);
             assertThat(mapped.get(2).getMedium()).isEqualTo("CPU");
         }
+    }
+
+    @Test
+    void shouldDecodeRfc1527EnvelopesWhoseHashesNeedNoTokens() throws IOException {
+        // Given: Mooncake RFC #1527 events, map-encoded: the envelope per event (it wins over the bridge's
+        // settings), seq_hashes and no token ids, the tag as event_type with RFC names
+        org.msgpack.core.MessageBufferPacker out = org.msgpack.core.MessagePack.newDefaultBufferPacker();
+        out.packMapHeader(2).packString("events").packArrayHeader(3);
+        out.packMapHeader(11).packString("event_type").packString("stored").packString("event_id").packLong(42)
+                .packString("tenant_id").packString("t9").packString("medium").packString("cpu")
+                .packString("dp_rank").packInt(3).packString("additional_salt").packString("x")
+                .packString("lora_name").packString("sql").packString("seq_hashes").packArrayHeader(2).packLong(11)
+                .packLong(-12).packString("parent_seq_hash").packLong(10).packString("base_block_idx").packInt(5)
+                .packString("block_size").packInt(4);
+        out.packMapHeader(3).packString("event_type").packString("removed").packString("event_id").packLong(43)
+                .packString("seq_hashes").packArrayHeader(1).packLong(-12);
+        out.packMapHeader(1).packString("event_type").packString("cleared");
+        out.packString("ts").packDouble(1_739_145_602.0);
+
+        // When
+        List<EngineEvent> events = VllmFrames.decode(out.toByteArray(), 7, SETTINGS);
+
+        // Then
+        EngineEvent stored = events.get(0);
+        assertThat(stored.getEventId()).isEqualTo(42);
+        assertThat(stored.getTenantId()).isEqualTo("t9");
+        assertThat(stored.getMedium()).isEqualTo("cpu");
+        assertThat(stored.getDpRank()).isEqualTo(3);
+        assertThat(stored.getAdditionalSalt()).isEqualTo("x");
+        assertThat(stored.getLoraName()).isEqualTo("sql");
+        assertThat(stored.getHashScheme()).isEqualTo(RollingHashChain.SCHEME);
+        assertThat(stored.getStored().getBlockHashesList()).extracting(h -> h.getU64()).containsExactly(11L, -12L);
+        assertThat(stored.getStored().getParentBlockHash().getU64()).isEqualTo(10L);
+        assertThat(stored.getStored().getBaseBlockIdx()).isEqualTo(5);
+        assertThat(stored.getStored().getTokenIdsCount()).isZero();
+        assertThat(stored.getBackendId()).isEqualTo("http://10.0.0.5:8000");
+        assertThat(events.get(1).getEventId()).isEqualTo(43);
+        assertThat(events.get(1).getRemoved().getBlockHashes(0).getU64()).isEqualTo(-12L);
+        assertThat(events.get(1).getTenantId()).as("the bridge's tenant when the event names none").isEqualTo("acme");
+        assertThat(events.get(2).hasCleared()).isTrue();
+        assertThat(events.get(2).getEventId()).as("no event_id: the bridge's").isEqualTo(7 * 65536 + 2);
+
+        // and an engine configured as hashing with RFC #1527's chain marks its vLLM-named block_hashes so
+        BridgeSettings rfc = new BridgeSettings("e", "m", 4, "", Optional.empty(), Optional.empty(),
+                BridgeSettings.hashScheme("rfc1527"));
+        byte[] payload = VllmFrame.batch().stored(List.of(5L), null, new int[0], 4, null, "GPU").encode(1.0, null);
+        assertThat(VllmFrames.decode(payload, 1, rfc).get(0).getHashScheme()).isEqualTo(RollingHashChain.SCHEME);
+        assertThat(VllmFrames.decode(payload, 1, SETTINGS).get(0).getHashScheme()).isEmpty();
+        assertThatThrownBy(() -> BridgeSettings.hashScheme("md5")).hasMessageContaining("rfc1527");
     }
 
     private static VllmFrame frame(VllmFrame frame, byte[] sha) {

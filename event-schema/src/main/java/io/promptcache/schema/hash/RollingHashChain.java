@@ -15,6 +15,9 @@ public final class RollingHashChain {
     /** The XXH3 seed of the RFC #1527 / Dynamo chain. */
     public static final long SEED = 1337L;
 
+    /** {@code EngineEvent.hash_scheme} of block hashes that are this chain (RFC #1527 {@code seq_hashes}). */
+    public static final String SCHEME = "xxh3-64-rolling-1337";
+
     private static final Hasher64 XXH3_64 = Hashing.xxh3_64(SEED);
 
     private RollingHashChain() {

@@ -15,11 +15,12 @@ import java.util.List;
  * @param fromBlock as the reservation answered (a continuation), else absent
  * @param continues as the reservation answered (a continuation), else absent
  * @param uploadId as the reservation answered (a continuation), else absent
+ * @param reason as reserved (counted at the commit)
  */
 public record CommitRequest(int[] tokens, List<String> blockHashes, LayoutInput layout, Integer priority,
-        Boolean pinned, String node, Integer fromBlock, String continues, String uploadId) {
+        Boolean pinned, String node, Integer fromBlock, String continues, String uploadId, String reason) {
 
     public StoreRequest store() {
-        return new StoreRequest(tokens, blockHashes, layout, priority, pinned, fromBlock, continues);
+        return new StoreRequest(tokens, blockHashes, layout, priority, pinned, fromBlock, continues, reason);
     }
 }

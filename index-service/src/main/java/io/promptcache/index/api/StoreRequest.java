@@ -16,9 +16,11 @@ import java.util.List;
  *        object holds them any more the store answers 409 ContinuationUnavailable: send the whole prompt
  * @param continues the object the engine's lookup hit (informational: any live object holding those blocks
  *        holds the same bytes, and the index uses the one it finds)
+ * @param reason why the engine saves it ({@code cold}, {@code continued}, {@code finish}, {@code evict},
+ *        {@code shutdown}; absent: unspecified): counted by the store metrics, nothing else
  */
 public record StoreRequest(int[] tokens, List<String> blockHashes, LayoutInput layout, Integer priority,
-        Boolean pinned, Integer fromBlock, String continues) {
+        Boolean pinned, Integer fromBlock, String continues, String reason) {
 
     public PrefixInput prefix() {
         return new PrefixInput(tokens, blockHashes);

@@ -26,6 +26,7 @@ import io.promptcache.index.error.ApiErrorCode;
 import io.promptcache.index.error.ApiException;
 import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
+import io.promptcache.index.store.SaveReason;
 import io.promptcache.index.store.StorePlan;
 import io.promptcache.index.store.StoreService;
 import io.promptcache.index.tenancy.Caller;
@@ -68,7 +69,7 @@ public class StoreResource {
     @Path("/objects")
     @Consumes(STORE_FRAMED)
     @Operation(summary = "Store an object (one shot)", description = "Body: uint32 LE length n, n bytes of JSON "
-            + "(tokens|blockHashes, layout, priority, pinned, fromBlock), then the KV bytes of the blocks from "
+            + "(tokens|blockHashes, layout, priority, pinned, fromBlock, reason), then the KV bytes of the blocks from "
             + "fromBlock on (default 0: all). Content-Length is required. A prompt that extends a live object's "
             + "prefix is stored as a continuation: only the blocks beyond it are written. 201 stored; 200 "
             + "deduplicated (a live object already covers the prefix; nothing stored); 409 ContinuationUnavailable "
@@ -166,7 +167,7 @@ public class StoreResource {
         }
         return new StorePlan(spec, chain, request.layout().toProto(chain.blocks()), usable,
                 request.priority() == null ? 0 : request.priority(), Boolean.TRUE.equals(request.pinned()), fromBlock,
-                caller.principal());
+                caller.principal(), SaveReason.parse(request.reason()));
     }
 
     private static long contentLength(HttpHeaders headers) {

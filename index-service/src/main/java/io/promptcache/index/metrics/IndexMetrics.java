@@ -31,7 +31,7 @@ public class IndexMetrics {
     private final Counter writtenBlocks;
     private final Counter publishedStores;
     private final Map<String, NamespaceCounts> perNamespace = new ConcurrentHashMap<>();
-    private final Map<String, Timer> storeTimers = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Timer>> storeTimers = new ConcurrentHashMap<>();
     private final Map<StorePhase, Timer> storePhases = new ConcurrentHashMap<>();
 
     public IndexMetrics(MeterRegistry registry) {
@@ -89,11 +89,17 @@ public class IndexMetrics {
         perNamespace.computeIfAbsent(namespace, this::namespaceCounts).record(hit);
     }
 
-    /** A store's latency by outcome ({@code stored}, {@code deduplicated}, {@code failed}). */
-    public void store(String outcome, long nanos) {
-        storeTimers.computeIfAbsent(outcome, o -> Timer.builder("promptcache.store")
-                .description("Store latency (node writes + transaction)").tag("outcome", o)
-                .publishPercentileHistogram().register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    /**
+     * A store's latency by the engine's save reason ({@code cold}, ..., {@code unspecified}) and outcome
+     * ({@code stored}, {@code continued}, {@code deduplicated}, {@code failed}): its count is the saves by reason and
+     * outcome.
+     */
+    public void store(String reason, String outcome, long nanos) {
+        storeTimers.computeIfAbsent(reason, r -> new ConcurrentHashMap<>())
+                .computeIfAbsent(outcome, o -> Timer.builder("promptcache.store")
+                        .description("Store latency (node writes + transaction)").tag("outcome", o)
+                        .tag("reason", reason).publishPercentileHistogram().register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** The time one step of a store took (where a slow store spends its time). */

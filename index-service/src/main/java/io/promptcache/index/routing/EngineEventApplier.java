@@ -1,6 +1,5 @@
 package io.promptcache.index.routing;
 
-import java.util.Locale;
 import java.util.function.LongSupplier;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
@@ -24,8 +23,13 @@ import io.promptcache.schema.proto.EngineEvent;
  * without token ids is not ({@link Outcome#NO_TOKENS}). Engine ids given as bytes are folded to 64 bits.
  *
  * <p>
- * Only GPU-tier events count ({@code medium} "gpu", or empty as older vLLM sends); CPU or disk tiers of an engine
- * are not what routing is about ({@link Outcome#OTHER_MEDIUM}).
+ * Events whose block hashes are RFC #1527's chain ({@code hash_scheme} {@link RollingHashChain#SCHEME}: Mooncake's
+ * envelope, Dynamo's and SGLang's indexers) need no token ids: their hashes are the tracker's own ids. The block
+ * before them is then known by its id alone (the parent hash), or by {@code base_block_idx}.
+ *
+ * <p>
+ * Each {@link Tier} has its own trackers: GPU ({@code medium} "gpu", or empty as older vLLM sends), CPU and
+ * storage (vLLM's "CPU" and "STORAGE" offload tiers); a medium that is none of these is {@link Outcome#OTHER_MEDIUM}.
  */
 public final class EngineEventApplier {
 
@@ -69,10 +73,11 @@ public final class EngineEventApplier {
         if (event.getBackendId().isEmpty() || event.getBlockSize() < 1 || event.getModelName().isEmpty()) {
             return Outcome.MALFORMED;
         }
-        if (!event.getMedium().isEmpty() && !"gpu".equals(event.getMedium().toLowerCase(Locale.ROOT))) {
+        Tier tier = Tier.of(event.getMedium());
+        if (tier == null || tier != Tier.GPU && event.getKindCase() == EngineEvent.KindCase.PREDICTED) {
             return Outcome.OTHER_MEDIUM;
         }
-        BlockTracker tracker = tables.tracker(PoolKey.of(event));
+        BlockTracker tracker = tables.tracker(PoolKey.of(event), tier);
         String backend = backendOf(event);
         if (event.getKindCase() == EngineEvent.KindCase.PREDICTED) {
             // a router's decision, not one of the engine's events: outside the engine's id order
@@ -90,7 +95,10 @@ public final class EngineEventApplier {
             return Outcome.STALE;
         }
         Outcome outcome = switch (event.getKindCase()) {
-            case STORED -> stored(tracker, backend, event.getStored(), event.getBlockSize());
+            case STORED -> RollingHashChain.SCHEME.equals(event.getHashScheme())
+                    && event.getStored().getTokenIdsCount() == 0
+                            ? chained(tracker, backend, event.getStored())
+                            : stored(tracker, backend, event.getStored(), event.getBlockSize());
             case REMOVED -> {
                 tracker.removed(backend, fold(event.getRemoved().getBlockHashesList()));
                 yield Outcome.APPLIED;
@@ -140,6 +148,28 @@ public final class EngineEventApplier {
             depth = stored.getBaseBlockIdx();
         }
         tracker.stored(backend, ids, fold(stored.getBlockHashesList()), depth);
+        return Outcome.APPLIED;
+    }
+
+    /** A BlockStored of RFC #1527 hashes without tokens: the hashes are the tracker's ids. */
+    private static Outcome chained(BlockTracker tracker, String backend, BlockStored stored) {
+        long[] ids = fold(stored.getBlockHashesList());
+        if (ids.length == 0) {
+            return Outcome.MALFORMED;
+        }
+        int depth;
+        if (stored.hasBaseBlockIdx()) {
+            depth = stored.getBaseBlockIdx();
+        } else if (!stored.hasParentBlockHash()) {
+            depth = 0;
+        } else {
+            int parentDepth = tracker.depthOf(backend, fold(stored.getParentBlockHash()));
+            if (parentDepth < 0) {
+                return Outcome.ORPHAN;
+            }
+            depth = parentDepth + 1;
+        }
+        tracker.stored(backend, ids, ids, depth);
         return Outcome.APPLIED;
     }
 

@@ -86,22 +86,41 @@ public class RouteService {
             scored.add(new RoutingPolicy.Candidate(backend, matches.get(backend), load(backend, candidates)));
         }
         RoutingPolicy.Decision decision = routing.policy().decide(scored, ids.length);
+        Map<String, Map<String, Integer>> offloaded = offloaded(pool, ids, names);
         if (!dryRun) {
             tracker.predicted(decision.backend(), ids);
             routing.loads().routed(decision.backend());
             publish(pool, decision.backend(), ids);
         }
         metrics.decision(decision.reason(), System.nanoTime() - start);
-        return new RouteResult(decision, ids.length, scored);
+        return new RouteResult(decision, ids.length, scored, offloaded);
+    }
+
+    /** Per candidate, the blocks of the prefix its CPU and storage tiers hold (only the tiers holding some). */
+    private Map<String, Map<String, Integer>> offloaded(PoolKey pool, long[] ids, Collection<String> names) {
+        Map<String, Map<String, Integer>> out = new java.util.HashMap<>();
+        for (Tier tier : List.of(Tier.CPU, Tier.STORAGE)) {
+            BlockTracker tracker = routing.tables().existing(pool, tier);
+            if (tracker == null) {
+                continue;
+            }
+            tracker.matches(ids, names).forEach((backend, blocks) -> {
+                if (blocks > 0) {
+                    out.computeIfAbsent(backend, b -> new java.util.TreeMap<>()).put(tier.tag(), blocks);
+                }
+            });
+        }
+        return out;
     }
 
     /**
-     * @param decision what was chosen and why
+     * @param decision what was chosen and why (on the GPU tier)
      * @param totalBlocks complete blocks of the request
-     * @param candidates every candidate with its match and load
+     * @param candidates every candidate with its GPU match and load
+     * @param offloaded per candidate, its CPU and storage tiers' matches (tier name -> blocks), where it has some
      */
     public record RouteResult(RoutingPolicy.Decision decision, int totalBlocks,
-            List<RoutingPolicy.Candidate> candidates) {
+            List<RoutingPolicy.Candidate> candidates, Map<String, Map<String, Integer>> offloaded) {
     }
 
     private static List<String> names(List<Candidate> candidates) {

@@ -2,7 +2,7 @@ package io.promptcache.index.routing;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -19,7 +19,8 @@ public final class UpkeepRound {
     private final int maxBlocks;
     private final long predictionMs;
     private final long silenceMs;
-    private final Map<PoolKey, ArrayDeque<long[]>> history = new HashMap<>(); // {ms, epoch}, oldest first
+    // per tracker (every tier's): {ms, epoch}, oldest first
+    private final Map<BlockTracker, ArrayDeque<long[]>> history = new IdentityHashMap<>();
 
     public UpkeepRound(RoutingTables tables, LoadBoard loads, int maxBlocks, Duration predictionTtl,
             Duration silence) {
@@ -38,23 +39,33 @@ public final class UpkeepRound {
     public Outcome run(long now) {
         long dropped = 0;
         java.util.List<String> gone = new java.util.ArrayList<>();
-        for (Map.Entry<PoolKey, BlockTracker> pool : tables.all().entrySet()) {
-            BlockTracker tracker = pool.getValue();
-            ArrayDeque<long[]> past = history.computeIfAbsent(pool.getKey(), p -> new ArrayDeque<>());
-            past.addLast(new long[]{now, tracker.epoch()});
-            // whatever happened at or before the epoch remembered for a time happened before that time: hence + 1
-            dropped += tracker.evict(maxBlocks, epochAt(past, now - predictionMs) + 1);
-            for (String backend : tracker.silentSince(epochAt(past, now - silenceMs) + 1)) {
-                tracker.remove(backend);
+        for (BlockTracker tracker : tables.all().values()) {
+            dropped += keep(tracker, now, gone);
+        }
+        for (BlockTracker tracker : tables.offloaded()) {
+            dropped += keep(tracker, now, null);
+        }
+        return new Outcome(dropped, gone);
+    }
+
+    /** One tracker's round; a backend silent in a GPU tracker ({@code gone} not null) is forgotten everywhere. */
+    private long keep(BlockTracker tracker, long now, java.util.List<String> gone) {
+        ArrayDeque<long[]> past = history.computeIfAbsent(tracker, p -> new ArrayDeque<>());
+        past.addLast(new long[]{now, tracker.epoch()});
+        // whatever happened at or before the epoch remembered for a time happened before that time: hence + 1
+        long dropped = tracker.evict(maxBlocks, epochAt(past, now - predictionMs) + 1);
+        for (String backend : tracker.silentSince(epochAt(past, now - silenceMs) + 1)) {
+            tracker.remove(backend);
+            if (gone != null) {
                 loads.forget(backend);
                 gone.add(backend);
             }
-            long keepFrom = now - Math.max(predictionMs, silenceMs);
-            while (past.size() > 1 && second(past)[0] <= keepFrom) {
-                past.removeFirst(); // the next one already answers for any time before keepFrom
-            }
         }
-        return new Outcome(dropped, gone);
+        long keepFrom = now - Math.max(predictionMs, silenceMs);
+        while (past.size() > 1 && second(past)[0] <= keepFrom) {
+            past.removeFirst(); // the next one already answers for any time before keepFrom
+        }
+        return dropped;
     }
 
     /** The tracker's epoch at wall time {@code at}: the latest remembered at or before it, or -1 (nothing older). */

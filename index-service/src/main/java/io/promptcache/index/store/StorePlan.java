@@ -17,9 +17,10 @@ import io.promptcache.schema.proto.BlockLayout;
  *        must be shared from a live object (a continuation)
  * @param owner who stores it (the caller's {@link io.promptcache.index.tenancy.Caller#principal()}), or null in open
  *        mode: then the replica that stores it owns it
+ * @param reason why the engine saves it (counted, nothing else)
  */
 public record StorePlan(Namespace spec, PrefixChain chain, BlockLayout layout, long[] usableBytes, int priority,
-        boolean pinned, int fromBlock, String owner) {
+        boolean pinned, int fromBlock, String owner, SaveReason reason) {
 
     /** The object's size: the bytes of all its blocks. */
     public long totalBytes() {

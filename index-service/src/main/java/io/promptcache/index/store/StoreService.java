@@ -132,7 +132,7 @@ public class StoreService {
             outcome = "continued";
             return stored;
         } finally {
-            metrics.store(outcome, System.nanoTime() - start);
+            metrics.store(plan.reason().tag(), outcome, System.nanoTime() - start);
         }
     }
 
@@ -242,7 +242,7 @@ public class StoreService {
             outcome = "stored";
             return stored;
         } finally {
-            metrics.store(outcome, System.nanoTime() - start);
+            metrics.store(plan.reason().tag(), outcome, System.nanoTime() - start);
         }
     }
 

@@ -81,9 +81,28 @@ class StoreLookupTest extends NodeBackedTest {
         given().get("/q/metrics").then().statusCode(200).body(containsString("promptcache_lookup_seconds_bucket"))
                 .body(containsString("promptcache_lookup_hit_ratio{namespace=\"" + ns + "\"}"))
                 .body(containsString("promptcache_advertise_visible_seconds_count"))
-                .body(containsString("promptcache_store_seconds_count{outcome=\"stored\"}"))
+                .body(containsString("promptcache_store_seconds_count{outcome=\"stored\",reason=\"unspecified\"}"))
                 .body(containsString("promptcache_lookup_handler_seconds_count"))
                 .body(containsString("promptcache_global_store_unreadable_total"));
+    }
+
+    @Test
+    void shouldCountStoresByTheEngineSaveReasonAndRefuseAReasonThatIsNotOne() {
+        String ns = Api.namespace("reason-model");
+        String counted = "promptcache_store_seconds_count{outcome=\"stored\",reason=\"finish\"}";
+        double before = Api.counter(counted);
+        int[] prompt = Api.tokens(3 * 16, 41);
+        String head = Api.head(prompt, BLOCK_BYTES, 0).replaceFirst("}$", ",\"reason\":\"finish\"}");
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head, Api.randomBytes(3 * BLOCK_BYTES, 42)))
+                .post("/v1/namespaces/" + ns + "/objects").then().statusCode(201);
+        assertThat(Api.counter(counted) - before).as("the store counted under its reason").isEqualTo(1);
+
+        String bad = Api.head(Api.tokens(3 * 16, 43), BLOCK_BYTES, 0).replaceFirst("}$", ",\"reason\":\"lunch\"}");
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(bad, Api.randomBytes(3 * BLOCK_BYTES, 44)))
+                .post("/v1/namespaces/" + ns + "/objects").then().statusCode(400)
+                .body("message", containsString("reason must be one of cold, continued, finish, evict, shutdown"));
+        given().contentType(ContentType.JSON).body(bad.replace("\"lunch\"", "\"Cold\""))
+                .post("/v1/namespaces/" + ns + "/reservations").then().statusCode(400);
     }
 
     @Test

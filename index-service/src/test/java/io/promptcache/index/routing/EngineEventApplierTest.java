@@ -64,9 +64,11 @@ class EngineEventApplierTest {
         EngineEvent ragged = event("e1").setStored(BlockStored.newBuilder().addBlockHashes(engineId(0))
                 .addAllTokenIds(IntStream.range(0, 5).boxed().toList())).build();
         assertThat(applier.apply(ragged)).isEqualTo(Outcome.MALFORMED);
-        // the engine's CPU tier
-        assertThat(applier.apply(stored("e1", null, 0, 3).toBuilder().setMedium("CPU").build()))
+        // a medium that is no tier routing knows
+        assertThat(applier.apply(stored("e1", null, 0, 3).toBuilder().setMedium("TAPE").build()))
                 .isEqualTo(Outcome.OTHER_MEDIUM);
+        // hashes of the engine's own scheme without token ids; RFC #1527 hashes without a known parent or depth
+        assertThat(applier.apply(rfc("e1", 3, 2, true, false))).isEqualTo(Outcome.ORPHAN);
         // another LoRA is another pool; a dp rank is its own backend
         assertThat(applier.apply(stored("e1", null, 0, 3).toBuilder().setLoraName("sql").build()))
                 .isEqualTo(Outcome.APPLIED);
@@ -76,6 +78,59 @@ class EngineEventApplierTest {
                 .containsEntry("e2/dp1", 2);
         assertThat(tables.existing(new PoolKey("llama-3-8b", BLOCK, "sql", "", "default")).sizes())
                 .containsEntry("e1", 3);
+    }
+
+    @Test
+    void shouldRouteOnRfc1527HashOnlyEventsAsOnTokenEventsForTheSamePrompts() {
+        // Given: e1 reports the prompt with token ids (its own hash scheme), e2 the same blocks as RFC #1527 hashes
+        // only, in two events: the second names its parent by hash, a third (blocks 4-5 again) by base_block_idx
+        applier.apply(stored("e1", null, 0, 3));
+        applier.apply(stored("e1", engineId(2), 3, 3));
+        assertThat(applier.apply(rfc("e2", 0, 3, false, false))).isEqualTo(Outcome.APPLIED);
+        assertThat(applier.apply(rfc("e2", 3, 3, true, false))).isEqualTo(Outcome.APPLIED);
+        assertThat(applier.apply(rfc("e2", 4, 2, false, true))).isEqualTo(Outcome.APPLIED);
+        BlockTracker tracker = tables.existing(POOL);
+
+        // When / Then: every prefix of the prompt, with or without more blocks after it, matches alike on both, and
+        // the policy decides alike for a pool of either engine
+        RoutingPolicy policy = new RoutingPolicy(0.3, 1.25);
+        int[] other = new Random(4).ints(4 * BLOCK, 0, 32_000).toArray();
+        for (int blocks = 0; blocks <= 6; blocks++) {
+            int[] request = Arrays.copyOf(prompt, blocks * BLOCK + other.length);
+            System.arraycopy(other, 0, request, blocks * BLOCK, other.length);
+            long[] ids = RollingHashChain.of(BLOCK, request);
+            assertThat(tracker.match("e2", ids)).as("prefix of %d blocks", blocks).isEqualTo(tracker.match("e1", ids))
+                    .isEqualTo(blocks);
+            RoutingPolicy.Decision onTokens = policy.decide(java.util.List.of(new RoutingPolicy.Candidate("x",
+                    tracker.match("e1", ids), 1), new RoutingPolicy.Candidate("y", 0, 1)), ids.length);
+            RoutingPolicy.Decision onHashes = policy.decide(java.util.List.of(new RoutingPolicy.Candidate("x",
+                    tracker.match("e2", ids), 1), new RoutingPolicy.Candidate("y", 0, 1)), ids.length);
+            assertThat(onHashes).isEqualTo(onTokens);
+        }
+
+        // Then: an eviction by hash applies as well
+        assertThat(applier.apply(event("e2").setHashScheme(RollingHashChain.SCHEME).setRemoved(BlockRemoved
+                .newBuilder().addBlockHashes(rfcHash(5))).build())).isEqualTo(Outcome.APPLIED);
+        assertThat(tracker.match("e2", RollingHashChain.of(BLOCK, prompt))).isEqualTo(5);
+    }
+
+    @Test
+    void shouldKeepTheCpuAndStorageTiersInTrackersOfTheirOwn() {
+        // Given: e1's GPU holds 2 blocks, its CPU tier 6 (vLLM "CPU"), its storage tier 4 (vLLM 0.27 "STORAGE")
+        applier.apply(stored("e1", null, 0, 2));
+        assertThat(applier.apply(stored("e1", null, 0, 6).toBuilder().setMedium("CPU").build()))
+                .isEqualTo(Outcome.APPLIED);
+        assertThat(applier.apply(rfc("e1", 0, 4, false, false).toBuilder().setMedium("STORAGE").build()))
+                .isEqualTo(Outcome.APPLIED);
+
+        // Then
+        long[] ids = RollingHashChain.of(BLOCK, prompt);
+        assertThat(tables.existing(POOL).match("e1", ids)).isEqualTo(2);
+        assertThat(tables.existing(POOL, Tier.CPU).match("e1", ids)).isEqualTo(6);
+        assertThat(tables.existing(POOL, Tier.STORAGE).match("e1", ids)).isEqualTo(4);
+        // a router's decision is about the GPU only
+        assertThat(applier.apply(decision("e1", ids, NOW).toBuilder().setMedium("cpu").build()))
+                .isEqualTo(Outcome.OTHER_MEDIUM);
     }
 
     @Test
@@ -136,6 +191,28 @@ class EngineEventApplierTest {
             stored.setParentBlockHash(parent);
         }
         return event(backend).setStored(stored).build();
+    }
+
+    /**
+     * Blocks {@code first}.. of the prompt as an RFC #1527 event: their rolling hashes, no token ids; the parent
+     * named by its hash, or the depth given as {@code base_block_idx}.
+     */
+    private EngineEvent rfc(String backend, int first, int count, boolean parent, boolean baseIndex) {
+        BlockStored.Builder stored = BlockStored.newBuilder();
+        for (int i = first; i < first + count; i++) {
+            stored.addBlockHashes(rfcHash(i));
+        }
+        if (parent) {
+            stored.setParentBlockHash(rfcHash(first - 1));
+        }
+        if (baseIndex) {
+            stored.setBaseBlockIdx(first);
+        }
+        return event(backend).setHashScheme(RollingHashChain.SCHEME).setStored(stored).build();
+    }
+
+    private EngineBlockHash rfcHash(int block) {
+        return EngineBlockHash.newBuilder().setU64(RollingHashChain.of(BLOCK, prompt)[block]).build();
     }
 
     private EngineEvent.Builder event(String backend) {

@@ -20,6 +20,7 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -113,6 +114,58 @@ class RouteTest {
                 .body(containsString("promptcache_routing_decisions_total{reason=\"cache-hit\"}"))
                 .body(containsString("promptcache_route_seconds_count"));
         given().get("/v1/routing/status").then().statusCode(200).body("caughtUp", equalTo(true));
+    }
+
+    @Test
+    void shouldDecideOnHashOnlyEventsAsOnTokenEventsAndReportOffloadTiers() {
+        // Given: the same two engines' runs reported twice: to one model with token ids, to another with RFC #1527
+        // hashes only (Mooncake's envelope, Dynamo's and SGLang's indexers); e1 also offloaded b to its CPU tier
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        String tokensModel = MODEL + "-tokens";
+        String hashesModel = MODEL + "-hashes";
+        int[] a = Api.tokens(8 * 16, 11);
+        int[] b = Api.tokens(6 * 16, 12);
+        try (SimulatedEngine t1 = new SimulatedEngine(bootstrap, "e1", tokensModel, 16);
+                SimulatedEngine t2 = new SimulatedEngine(bootstrap, "e2", tokensModel, 16);
+                SimulatedEngine h1 = new SimulatedEngine(bootstrap, "e1", hashesModel, 16);
+                SimulatedEngine h2 = new SimulatedEngine(bootstrap, "e2", hashesModel, 16)) {
+            t1.ran(a);
+            t2.ran(b);
+            h1.ranHashesOnly(a);
+            h2.ranHashesOnly(b);
+            h1.offloaded(b, "CPU");
+        }
+        for (String model : List.of(tokensModel, hashesModel)) {
+            awaitBlocks(model, "e1", 8);
+            awaitBlocks(model, "e2", 6);
+        }
+        String onTokens = Api.namespace(tokensModel);
+        String onHashes = Api.namespace(hashesModel);
+
+        // When / Then: every prompt is decided alike on either (a follow-up of a, of b, a new prompt)
+        int[] followUp = Arrays.copyOf(a, 10 * 16);
+        System.arraycopy(Api.tokens(2 * 16, 13), 0, followUp, 8 * 16, 2 * 16);
+        for (int[] prompt : List.of(followUp, Arrays.copyOf(b, 4 * 16 + 3), Api.tokens(5 * 16, 14))) {
+            Map<String, Object> tokens = decision(onTokens, prompt);
+            assertThat(decision(onHashes, prompt)).isEqualTo(tokens);
+        }
+        route(onHashes, followUp, null).statusCode(200).body("backend", equalTo("e1"))
+                .body("reason", equalTo("cache-hit")).body("matchedBlocks", equalTo(8));
+
+        // Then: e1's CPU tier holding b is in the answer, beside its GPU match
+        given().contentType(ContentType.JSON).body(Map.of("tokens", b, "dryRun", true))
+                .post("/v1/namespaces/" + onHashes + "/route").then().statusCode(200).body("backend", equalTo("e2"))
+                .body("candidates.find { it.backend == 'e1' }.matchedBlocks", equalTo(0))
+                .body("candidates.find { it.backend == 'e1' }.tiers.cpu", equalTo(6))
+                .body("candidates.find { it.backend == 'e2' }.tiers", nullValue());
+    }
+
+    /** A dry-run decision: backend, reason, matched blocks. */
+    private static Map<String, Object> decision(String ns, int[] tokens) {
+        Map<String, Object> answer = given().contentType(ContentType.JSON).body(Map.of("tokens", tokens, "dryRun",
+                true)).post("/v1/namespaces/" + ns + "/route").then().statusCode(200).extract().jsonPath().getMap("");
+        return Map.of("backend", answer.get("backend"), "reason", answer.get("reason"), "matchedBlocks",
+                answer.get("matchedBlocks"));
     }
 
     @Test

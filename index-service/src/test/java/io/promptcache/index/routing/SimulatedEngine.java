@@ -9,6 +9,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import io.promptcache.schema.hash.RollingHashChain;
 import io.promptcache.schema.key.BackendId;
 import io.promptcache.schema.proto.AllBlocksCleared;
 import io.promptcache.schema.proto.BlockRemoved;
@@ -46,6 +47,28 @@ public final class SimulatedEngine implements AutoCloseable {
 
     /** The engine ran {@code tokens}: it now caches every complete block (one BlockStored, a sequence start). */
     public void ran(int[] tokens) {
+        send(event().setStored(stored(tokens)).build());
+    }
+
+    /**
+     * The engine ran {@code tokens} and reports them as Mooncake RFC #1527 does: the blocks' rolling XXH3-64 hashes
+     * ({@code seq_hashes}), no token ids.
+     */
+    public void ranHashesOnly(int[] tokens) {
+        BlockStored.Builder stored = BlockStored.newBuilder();
+        for (long hash : RollingHashChain.of(blockSize, tokens)) {
+            stored.addBlockHashes(EngineBlockHash.newBuilder().setU64(hash));
+        }
+        send(event().setHashScheme(RollingHashChain.SCHEME).setStored(stored).build());
+    }
+
+    /** The engine offloaded the complete blocks of {@code tokens} to its {@code medium} tier ("CPU", "STORAGE"). */
+    public void offloaded(int[] tokens, String medium) {
+        send(event().setMedium(medium).setStored(stored(tokens)).build());
+    }
+
+    /** A BlockStored of every complete block of {@code tokens}: the engine's hashes and the token ids. */
+    private BlockStored.Builder stored(int[] tokens) {
         int blocks = tokens.length / blockSize;
         BlockStored.Builder stored = BlockStored.newBuilder();
         for (int i = 0; i < blocks; i++) {
@@ -54,7 +77,7 @@ public final class SimulatedEngine implements AutoCloseable {
         for (int t = 0; t < blocks * blockSize; t++) {
             stored.addTokenIds(tokens[t]);
         }
-        send(event().setStored(stored).build());
+        return stored;
     }
 
     /** The engine evicted blocks {@code from..} of {@code tokens}. */
