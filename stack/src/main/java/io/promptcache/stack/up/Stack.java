@@ -25,13 +25,6 @@ import io.promptcache.devservices.testing.TestDirectories;
 public final class Stack implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
-    /**
-     * Every JVM of the stack compiles its hot code after a tenth of the usual invocation counts: at the few requests
-     * a second of a local stack the default thresholds left stores slow for ten minutes after a start (the trace
-     * replay's store latency per minute, docs/benchmarks.md).
-     */
-    static final String EARLY_JIT = "-XX:CompileThresholdScaling=0.1";
-
     private final StackSpec spec;
     private final Path dataDir;
     private final boolean throwaway;
@@ -164,8 +157,8 @@ public final class Stack implements AutoCloseable {
             Files.createDirectories(logs);
             Files.deleteIfExists(bootstrapFile);
             List<String> command = new ArrayList<>(ServiceProcess.sessionPrefix(true));
-            command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m", EARLY_JIT,
-                    "-cp", System.getProperty("java.class.path"), BrokerMain.class.getName(), dir.toString(),
+            command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m", "-cp",
+                    System.getProperty("java.class.path"), BrokerMain.class.getName(), dir.toString(),
                     Integer.toString(brokerPort)));
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile("kafka").toFile())).start();
@@ -188,10 +181,8 @@ public final class Stack implements AutoCloseable {
 
     private ServiceProcess service(String module, String name, Map<String, String> config, List<String> jvm) {
         Path jar = spec.home().resolve(module).resolve("target").resolve("quarkus-app").resolve("quarkus-run.jar");
-        List<String> args = new ArrayList<>(jvm);
-        args.add(EARLY_JIT);
-        ServiceProcess process = ServiceProcess.ofJar(jar, config, logFile(name)).withJvmArgs(args).inOwnSession()
-                .launch();
+        ServiceProcess process = ServiceProcess.ofJar(jar, config, logFile(name)).withJvmArgs(jvm).inOwnSession()
+                .withStartupArchive().launch();
         started.add(process);
         return process;
     }
