@@ -84,11 +84,12 @@ class Uploader:
                     self._queue[i] = upload
                     self.stats.saved(queued.reason, "superseded")
                     return True
-            while len(self._queue) >= self.depth and not self._closed:
+            while len(self._queue) >= self.depth or self._closed:
                 left = deadline - time.monotonic()
-                if left <= 0:
-                    LOG.warning("promptcache save queue full: %s save of request %s dropped (a future miss)",
-                                upload.reason, upload.request_id)
+                if left <= 0 or self._closed:
+                    LOG.warning("promptcache save %s: %s save of request %s dropped (a future miss)",
+                                "after shutdown" if self._closed else "queue full", upload.reason,
+                                upload.request_id)
                     self.stats.saved(upload.reason, "dropped")
                     return False
                 self._lock.wait(left)

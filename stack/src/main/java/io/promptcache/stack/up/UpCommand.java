@@ -114,7 +114,7 @@ public final class UpCommand implements Callable<Integer> {
                 stopped.countDown();
             }, "promptcache-up-stop"));
             out.printf("promptcache is up (%.1f s)%n", (System.nanoTime() - start) / 1e9);
-            print(out, info);
+            print(out, info, indexConfig.get("promptcache.index.auth.mode"));
             out.println("Ctrl-C (or SIGTERM) stops everything" + (info.throwaway()
                     ? " and deletes " + info.dataDir()
                     : "; the data stays in " + info.dataDir()));
@@ -124,7 +124,8 @@ public final class UpCommand implements Callable<Integer> {
         return 0;
     }
 
-    static void print(PrintWriter out, StackInfo info) {
+    /** The stack's addresses and settings; {@code indexAuthMode}: what {@code --index-config} set, if anything. */
+    static void print(PrintWriter out, StackInfo info, String indexAuthMode) {
         out.println("  kafka          " + info.bootstrap() + (info.embeddedKafka() ? " (embedded)" : ""));
         for (int i = 0; i < info.index().size(); i++) {
             out.println("  index-service  " + info.index().get(i) + "   (API /v1, OpenAPI /q/openapi)");
@@ -141,7 +142,9 @@ public final class UpCommand implements Callable<Integer> {
         out.println("  index auth     " + (info.apiKey() != null
                 ? "API keys: tenant " + StackSpec.TENANT + ", key " + info.apiKey()
                         + " (Authorization: Bearer <key> or X-Api-Key)"
-                : "OPEN: no API keys, every caller is one tenant (--auth turns keys on)"));
+                : indexAuthMode != null && !indexAuthMode.equals("open")
+                        ? indexAuthMode + " (as --index-config sets it: the keys are the ones it names)"
+                        : "OPEN: no API keys, every caller is one tenant (--auth turns keys on)"));
         out.println("  data           " + info.dataDir() + (info.throwaway() ? " (throwaway)" : ""));
         out.println("  logs           " + info.logsDir());
     }
