@@ -2,8 +2,10 @@ package io.promptcache.index.routing;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -98,7 +100,7 @@ public class RouteService {
 
     /** Per candidate, the blocks of the prefix its CPU and storage tiers hold (only the tiers holding some). */
     private Map<String, Map<String, Integer>> offloaded(PoolKey pool, long[] ids, Collection<String> names) {
-        Map<String, Map<String, Integer>> out = new java.util.HashMap<>();
+        Map<String, Map<String, Integer>> out = new HashMap<>();
         for (Tier tier : List.of(Tier.CPU, Tier.STORAGE)) {
             BlockTracker tracker = routing.tables().existing(pool, tier);
             if (tracker == null) {
@@ -106,7 +108,7 @@ public class RouteService {
             }
             tracker.matches(ids, names).forEach((backend, blocks) -> {
                 if (blocks > 0) {
-                    out.computeIfAbsent(backend, b -> new java.util.TreeMap<>()).put(tier.tag(), blocks);
+                    out.computeIfAbsent(backend, b -> new TreeMap<>()).put(tier.tag(), blocks);
                 }
             });
         }

@@ -2,8 +2,10 @@ package io.promptcache.index.routing;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,13 +34,13 @@ public final class UpkeepRound {
     }
 
     /** What one round did. */
-    public record Outcome(long blocksDropped, java.util.List<String> backendsDropped) {
+    public record Outcome(long blocksDropped, List<String> backendsDropped) {
     }
 
     /** One round at wall time {@code now}. */
     public Outcome run(long now) {
         long dropped = 0;
-        java.util.List<String> gone = new java.util.ArrayList<>();
+        List<String> gone = new ArrayList<>();
         for (BlockTracker tracker : tables.all().values()) {
             dropped += keep(tracker, now, gone);
         }
@@ -49,7 +51,7 @@ public final class UpkeepRound {
     }
 
     /** One tracker's round; a backend silent in a GPU tracker ({@code gone} not null) is forgotten everywhere. */
-    private long keep(BlockTracker tracker, long now, java.util.List<String> gone) {
+    private long keep(BlockTracker tracker, long now, List<String> gone) {
         ArrayDeque<long[]> past = history.computeIfAbsent(tracker, p -> new ArrayDeque<>());
         past.addLast(new long[]{now, tracker.epoch()});
         // whatever happened at or before the epoch remembered for a time happened before that time: hence + 1
