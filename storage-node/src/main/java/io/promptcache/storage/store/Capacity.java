@@ -4,22 +4,18 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.promptcache.storage.error.S3ErrorCode;
-import io.promptcache.storage.error.S3Exception;
 import io.vertx.core.Context;
 
 /**
- * The node's capacity and room on demand: the one owner of the physical bytes allocated (body files once however many
- * objects share them, inline bodies, parts, reservations of writes in progress). A write reserves its bytes before
- * any is written; when they do not fit, room is made in {@link RoomOrder}'s order - objects the GC marked (evicted,
+ * Room on demand: a write reserves its bytes ({@link Allocation}) before any is written; when they do not fit, room
+ * is made in {@link RoomOrder}'s order - objects the GC marked (evicted,
  * then eviction candidates), then the node's own least recently used objects unused for
- * {@link StoreOptions#selfEvictAfter()} - each deleted through the store (under its commit lock) and reported in
+ * {@link StoreOptions#selfEvictAfter()} - each deleted through {@link Entries} (under its commit lock) and reported in
  * {@link #reclaimed()} for the heartbeats.
  */
 final class Capacity {
@@ -28,54 +24,29 @@ final class Capacity {
     /** How often a write waiting for room looks again (marks and deletes arrive from the GC). */
     private static final long RECLAIM_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
-    /** What room is made through: the store's deletion of an object, under the object's commit lock. */
-    interface Deleter {
-
-        Object commitLock(String bucket, String key);
-
-        /** Deletes the object whose entry is {@code meta} (the caller holds its commit lock). */
-        void remove(String bucket, String key, ObjectMeta meta);
-    }
-
-    private final long capacityBytes;
     private final StoreOptions options;
     private final MetadataStore metadata;
     private final ExtentRefs refs;
     private final RoomOrder room;
     private final TierStats stats;
-    private final Deleter deleter;
+    private final Allocation allocation;
+    private final Entries entries;
     private final ReclaimLog reclaimed = new ReclaimLog();
-    private final AtomicLong allocatedBytes = new AtomicLong();
 
-    Capacity(StoreOptions options, long allocatedAtStart, MetadataStore metadata, ExtentRefs refs, RoomOrder room,
-            TierStats stats, Deleter deleter) {
-        this.capacityBytes = options.effectiveCapacity();
+    Capacity(StoreOptions options, Allocation allocation, MetadataStore metadata, ExtentRefs refs, RoomOrder room,
+            TierStats stats, Entries entries) {
         this.options = options;
+        this.allocation = allocation;
         this.metadata = metadata;
         this.refs = refs;
         this.room = room;
         this.stats = stats;
-        this.deleter = deleter;
-        this.allocatedBytes.set(allocatedAtStart);
-    }
-
-    long capacityBytes() {
-        return capacityBytes;
-    }
-
-    /** Physical bytes allocated now (capacity is checked against it). */
-    long allocated() {
-        return allocatedBytes.get();
-    }
-
-    /** Adds {@code delta} (negative: frees) to the allocated bytes: a commit's final size, a deleted body. */
-    void adjust(long delta) {
-        allocatedBytes.addAndGet(delta);
+        this.entries = entries;
     }
 
     /** Releases a reservation (or bytes no longer held). */
     void release(long bytes) {
-        adjust(-bytes);
+        allocation.release(bytes);
     }
 
     /** The objects this node deleted for writes lately (heartbeats report them). */
@@ -91,40 +62,22 @@ final class Capacity {
      */
     void reserve(long bytes) {
         long deadline = 0;
-        while (!tryReserve(bytes)) {
+        while (!allocation.tryReserve(bytes)) {
             if (options.reclaimOnDemand() && (reclaimOne() || evictOwn())) {
                 continue;
             }
             if (!options.reclaimOnDemand() || options.reclaimWait().isZero() || Context.isOnEventLoopThread()) {
-                throw insufficient(bytes);
+                throw allocation.insufficient(bytes);
             }
             long now = System.nanoTime();
             if (deadline == 0) {
                 deadline = now + options.reclaimWait().toNanos();
                 stats.reclaimWaits.increment();
             } else if (now - deadline >= 0) {
-                throw insufficient(bytes);
+                throw allocation.insufficient(bytes);
             }
             LockSupport.parkNanos(RECLAIM_POLL_NANOS);
         }
-    }
-
-    private S3Exception insufficient(long bytes) {
-        long current = allocatedBytes.get();
-        return new S3Exception(S3ErrorCode.INSUFFICIENT_STORAGE, "Not enough free capacity: " + bytes
-                + " bytes requested, " + Math.max(0, capacityBytes - current) + " of " + capacityBytes
-                + " free. Nothing was written.");
-    }
-
-    private boolean tryReserve(long bytes) {
-        long current;
-        do {
-            current = allocatedBytes.get();
-            if (current + bytes > capacityBytes) {
-                return false;
-            }
-        } while (!allocatedBytes.compareAndSet(current, current + bytes));
-        return true;
     }
 
     /**
@@ -134,7 +87,7 @@ final class Capacity {
     private boolean reclaimOne() {
         Reclaimables.Candidate next = null;
         while ((next = room.nextMarked(next)) != null) {
-            synchronized (deleter.commitLock(next.bucket(), next.key())) {
+            synchronized (entries.commitLock(next.bucket(), next.key())) {
                 ObjectMeta current = current(next.bucket(), next.key(), next.versionId());
                 if (current == null) {
                     continue; // replaced or deleted meanwhile: the set forgets it with the change
@@ -142,7 +95,7 @@ final class Capacity {
                 if (!next.evicted() && freedBy(current) == 0) {
                     continue; // its bytes are shared with objects that stay: deleting it makes no room
                 }
-                deleter.remove(next.bucket(), next.key(), current);
+                entries.remove(next.bucket(), next.key(), current);
                 stats.reclaimedEarly.increment();
                 if (!next.evicted()) {
                     reclaimed.add(next.bucket(), next.key(), System.currentTimeMillis());
@@ -167,12 +120,12 @@ final class Capacity {
         long newest = now - options.selfEvictAfter().toMillis();
         Recency.Entry next = null;
         while ((next = room.nextOwn(next)) != null && next.lastUseMs() <= newest) {
-            synchronized (deleter.commitLock(next.bucket(), next.key())) {
+            synchronized (entries.commitLock(next.bucket(), next.key())) {
                 ObjectMeta current = current(next.bucket(), next.key(), next.versionId());
                 if (current == null || freedBy(current) == 0) {
                     continue; // replaced or deleted meanwhile, or its bytes are shared with objects that stay
                 }
-                deleter.remove(next.bucket(), next.key(), current);
+                entries.remove(next.bucket(), next.key(), current);
                 stats.selfEvicted.increment();
                 reclaimed.add(next.bucket(), next.key(), now);
                 LOG.debug("Deleted {}/{} for room (unused for {} ms; nothing marked by the GC was left)",

@@ -4,8 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
-import io.promptcache.storage.error.S3Exception;
-
 /**
  * Multipart uploads completed lately, so that a retried {@code CompleteMultipartUpload} (a client that lost the first
  * answer, or an SDK retrying after a timeout) answers as the first did, as S3 does, instead of {@code NoSuchUpload}.
@@ -38,7 +36,7 @@ final class CompletedUploads {
     }
 
     /** The object upload {@code uploadId} made under {@code bucket}/{@code key}, if it is still there; else null. */
-    ObjectMeta again(String uploadId, String bucket, String key, ObjectStore store) {
+    ObjectMeta again(String uploadId, String bucket, String key, Entries entries) {
         Completed done;
         synchronized (this) {
             done = recent.get(uploadId);
@@ -46,11 +44,7 @@ final class CompletedUploads {
         if (done == null || !done.bucket().equals(bucket) || !done.key().equals(key)) {
             return null;
         }
-        try {
-            ObjectMeta now = store.head(bucket, key);
-            return done.made(now) ? now : null;
-        } catch (S3Exception gone) {
-            return null;
-        }
+        ObjectMeta now = entries.get(bucket, key).orElse(null);
+        return now != null && done.made(now) ? now : null;
     }
 }

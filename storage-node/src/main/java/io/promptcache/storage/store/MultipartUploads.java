@@ -1,9 +1,5 @@
 package io.promptcache.storage.store;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -15,13 +11,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
@@ -32,9 +24,9 @@ import io.promptcache.storage.error.S3Exception;
  * Multipart uploads: parts stream in like objects (temp file, digests, capacity reservation) and are kept under
  * {@code uploads/<uploadId>/}, or are copied ranges of existing objects (UploadPartCopy) that hold references to the
  * source's body files instead of bytes. Completion of uploaded parts only concatenates them into one new object,
- * committed like any PUT; with a copied part the object is made of extents instead: the copied ranges, shared, and
- * the uploaded parts' files, linked into {@code objects/} (no byte is copied). Records live in the metadata store,
- * so uploads in progress survive restarts. Record changes of one upload are serialized on this object.
+ * committed like any PUT; with a copied part the object is made of extents instead ({@link SharedCompletion}).
+ * Records ({@link UploadRecords}) live in the metadata store, so uploads in progress survive restarts. Record changes
+ * of uploads are serialized on one lock.
  */
 public final class MultipartUploads {
 
@@ -42,15 +34,27 @@ public final class MultipartUploads {
     public static final long MIN_PART_BYTES = 5L << 20;
     public static final int MAX_PART_NUMBER = 10_000;
 
-    private final ObjectStore store;
+    private final Buckets buckets;
+    private final UploadRecords records;
     private final MetadataStore metadata;
-    private final DataDirectory directory;
+    private final ExtentRefs refs;
+    private final BodyFiles bodies;
+    private final Capacity capacity;
+    private final Entries entries;
+    private final SharedCompletion shared;
     private final CompletedUploads completed = new CompletedUploads();
+    private final Object recordLock = new Object();
 
-    MultipartUploads(ObjectStore store, MetadataStore metadata, DataDirectory directory) {
-        this.store = store;
+    MultipartUploads(Buckets buckets, UploadRecords records, MetadataStore metadata, ExtentRefs refs,
+            BodyFiles bodies, Capacity capacity, Entries entries, Allocation allocation) {
+        this.buckets = buckets;
+        this.records = records;
         this.metadata = metadata;
-        this.directory = directory;
+        this.refs = refs;
+        this.bodies = bodies;
+        this.capacity = capacity;
+        this.entries = entries;
+        this.shared = new SharedCompletion(records, bodies, entries, allocation);
     }
 
     /** An upload in progress. */
@@ -86,28 +90,15 @@ public final class MultipartUploads {
 
     /** Starts an upload of an object that will have these headers. */
     public String create(String bucket, String key, ObjectHeaders headers) {
-        store.bucketCreated(bucket);
+        buckets.created(bucket);
         Names.checkKey(key);
-        String uploadId = DataDirectory.newUploadId();
-        try {
-            Files.createDirectories(directory.uploads().resolve(uploadId));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the upload directory", e);
-        }
-        metadata.putUploadEntry(uploadId, encode(new Upload(bucket, key, headers.contentType(), headers.headers(),
-                headers.userMetadata(), System.currentTimeMillis())));
-        return uploadId;
+        return records.create(new Upload(bucket, key, headers.contentType(), headers.headers(),
+                headers.userMetadata(), System.currentTimeMillis()));
     }
 
     /** The upload, checked to belong to {@code bucket}/{@code key}; {@code NoSuchUpload} otherwise. */
     public Upload upload(String bucket, String key, String uploadId) {
-        byte[] value = DataDirectory.isFileId(uploadId) ? metadata.getUploadEntry(uploadId) : null;
-        Upload upload = value == null ? null : decode(value);
-        if (upload == null || !upload.bucket().equals(bucket) || !upload.key().equals(key)) {
-            throw new S3Exception(S3ErrorCode.NO_SUCH_UPLOAD,
-                    "The specified multipart upload does not exist: " + uploadId);
-        }
-        return upload;
+        return records.require(bucket, key, uploadId);
     }
 
     /** Starts one part; a part uploaded again under the same number replaces the earlier one. */
@@ -115,8 +106,8 @@ public final class MultipartUploads {
         upload(bucket, key, uploadId);
         checkPartNumber(partNumber);
         try {
-            return new ObjectUpload(store, (meta, sums, reserved, ram, onDisk) -> commitPart(bucket, key, uploadId,
-                    partNumber, meta, reserved), declaredLength, new ObjectHeaders("", Map.of(), Map.of()),
+            return new ObjectUpload(capacity, bodies, (meta, sums, reserved, ram, onDisk) -> commitPart(bucket, key,
+                    uploadId, partNumber, meta, reserved), declaredLength, new ObjectHeaders("", Map.of(), Map.of()),
                     Tiers.Sink.FILE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start part " + partNumber, e);
@@ -140,13 +131,13 @@ public final class MultipartUploads {
         long reserved = 0;
         if (source.isInline()) {
             reserved = count;
-            store.reserve(reserved);
+            capacity.reserve(reserved);
             CRC32C crc = new CRC32C();
             crc.update(source.inline(), (int) first, (int) count);
             try {
-                store.writeBodyFile(versionId, ByteBuffer.wrap(source.inline(), (int) first, (int) count));
+                bodies.write(versionId, ByteBuffer.wrap(source.inline(), (int) first, (int) count));
             } catch (IOException | RuntimeException e) {
-                store.release(reserved);
+                capacity.release(reserved);
                 throw e;
             }
             change.add(versionId, count, (int) crc.getValue(),
@@ -162,80 +153,31 @@ public final class MultipartUploads {
             replacePart(bucket, key, uploadId, partNumber, part, change);
         } catch (RuntimeException e) {
             if (reserved > 0) {
-                deleteQuietly(directory.objectFile(versionId));
-                store.release(reserved);
+                BodyFiles.deleteQuietly(bodies.directory().objectFile(versionId));
+                capacity.release(reserved);
             }
             throw e;
         }
         return part;
     }
 
-    /**
-     * The uploads in progress in {@code bucket}, by key then initiation (the order of their ids), after the markers ({@code keyMarker}
-     * alone: keys after it; with {@code uploadIdMarker}: also the later uploads of that key), with the keys under
-     * {@code prefix} rolled up at {@code delimiter}; at most {@code max} entries.
-     */
+    /** One page of the uploads in progress in {@code bucket} (see {@link UploadListing#page}). */
     public UploadPage list(String bucket, String prefix, String delimiter, String keyMarker, String uploadIdMarker,
             int max) {
-        store.bucketCreated(bucket);
+        buckets.created(bucket);
         String p = prefix == null ? "" : prefix;
         List<Listed> all = new ArrayList<>();
-        metadata.scanUploadEntries("", (id, value) -> {
-            if (id.indexOf('/') < 0) {
-                Upload upload = decode(value);
-                if (upload.bucket().equals(bucket) && upload.key().startsWith(p)) {
-                    all.add(new Listed(id, upload));
-                }
+        records.forEachUpload(listed -> {
+            if (listed.upload().bucket().equals(bucket) && listed.upload().key().startsWith(p)) {
+                all.add(listed);
             }
         });
-        all.sort(Comparator.comparing((Listed l) -> l.upload().key()).thenComparing(Listed::uploadId));
-        int from = keyMarker == null ? 0 : start(all, p, delimiter, keyMarker, uploadIdMarker);
-        List<Listed> uploads = new ArrayList<>();
-        List<String> prefixes = new ArrayList<>();
-        String lastKey = null;
-        String lastId = null;
-        for (int i = from; i < all.size(); i++) {
-            Listed listed = all.get(i);
-            String rolledUp = ListPage.rollUp(listed.upload().key(), p, delimiter);
-            if (rolledUp != null && !prefixes.isEmpty() && prefixes.get(prefixes.size() - 1).equals(rolledUp)) {
-                continue;
-            }
-            if (uploads.size() + prefixes.size() >= max) {
-                return new UploadPage(uploads, prefixes, true, lastKey, lastId);
-            }
-            if (rolledUp != null) {
-                prefixes.add(rolledUp);
-                lastKey = rolledUp;
-                lastId = null;
-            } else {
-                uploads.add(listed);
-                lastKey = listed.upload().key();
-                lastId = listed.uploadId();
-            }
-        }
-        return new UploadPage(uploads, prefixes, false, null, null);
-    }
-
-    /**
-     * The index of the first upload after the markers in {@code all} (sorted): with an upload-id marker, the first
-     * upload of {@code keyMarker} with a greater id (as S3 defines it), else the first upload after that key and
-     * after the common prefix it rolls up to.
-     */
-    private static int start(List<Listed> all, String prefix, String delimiter, String keyMarker,
-            String uploadIdMarker) {
-        String resume = uploadIdMarker == null ? ListPage.resumeAfter(keyMarker, prefix, delimiter) : keyMarker;
-        int from = 0;
-        while (from < all.size() && (all.get(from).upload().key().compareTo(resume) < 0
-                || all.get(from).upload().key().equals(resume)
-                        && (uploadIdMarker == null || all.get(from).uploadId().compareTo(uploadIdMarker) <= 0))) {
-            from++;
-        }
-        return from;
+        return UploadListing.page(all, p, delimiter, keyMarker, uploadIdMarker, max);
     }
 
     public List<Part> parts(String bucket, String key, String uploadId) {
         upload(bucket, key, uploadId);
-        return partsOf(uploadId);
+        return records.parts(uploadId);
     }
 
     /**
@@ -252,7 +194,7 @@ public final class MultipartUploads {
      */
     public ObjectMeta complete(String bucket, String key, String uploadId, List<PartRef> refs,
             WriteCondition condition) throws IOException {
-        ObjectMeta again = completed.again(uploadId, bucket, key, store);
+        ObjectMeta again = completed.again(uploadId, bucket, key, entries);
         if (again != null) {
             return again; // a retry of a Complete that succeeded: the same answer
         }
@@ -264,25 +206,25 @@ public final class MultipartUploads {
     private ObjectMeta join(String bucket, String key, String uploadId, List<PartRef> refs, WriteCondition condition)
             throws IOException {
         Upload upload = upload(bucket, key, uploadId);
-        store.checkCondition(bucket, key, condition);
+        entries.checkCondition(bucket, key, condition);
         Map<Integer, ObjectMeta> stored = new TreeMap<>();
-        partsOf(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
+        records.parts(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
         List<ObjectMeta> chosen = choose(refs, stored);
         if (chosen.stream().anyMatch(ObjectMeta::isShared)) {
-            return completeShared(bucket, key, uploadId, upload, chosen, condition);
+            return shared.complete(bucket, key, uploadId, upload, chosen, condition, recordLock);
         }
         long total = chosen.stream().mapToLong(ObjectMeta::size).sum();
-        store.reserve(total);
+        capacity.reserve(total);
         String fileId = DataDirectory.newFileId();
-        Path tmp = directory.partFile(fileId);
+        Path tmp = bodies.directory().partFile(fileId);
         ObjectMeta meta;
         try {
             ChunkSums.Builder sums = new ChunkSums.Builder();
             meta = concatenate(uploadId, chosen, tmp, fileId, total, upload, sums);
-            store.commit(bucket, key, meta, sums.build(), total, null, true, condition);
+            entries.commitPut(bucket, key, meta, sums.build(), total, null, true, condition);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(tmp);
-            store.release(total);
+            capacity.release(total);
             throw e;
         }
         abortParts(uploadId);
@@ -294,171 +236,39 @@ public final class MultipartUploads {
         abortParts(uploadId);
     }
 
-    /**
-     * Completes an upload with copied parts into an object of extents: the uploaded parts' files are linked into
-     * {@code objects/} (on a RAM-only node, loaded into RAM), then one batch writes the object, its references and
-     * the removal of every part record; nothing is visible before it, and a crash before it leaves only orphan links.
-     */
-    private ObjectMeta completeShared(String bucket, String key, String uploadId, Upload upload,
-            List<ObjectMeta> chosen, WriteCondition condition) throws IOException {
-        MessageDigest md5s = Digests.md5();
-        ExtentRefs.Change change = new ExtentRefs.Change();
-        List<Extent> extents = new ArrayList<>();
-        List<Extent> shared = new ArrayList<>();
-        List<String> placed = new ArrayList<>();
-        Runnable undo = () -> placed.forEach(this::unplace);
-        // the uploaded parts' chunk checksums, read from their files before the lock (a part records only its CRC32C)
-        Map<String, ChunkSums> sums = new HashMap<>();
-        for (ObjectMeta part : chosen) {
-            if (!part.isShared()) {
-                sums.put(part.fileId(), ChunkSums.of(directory.uploadPartFile(uploadId, part.fileId()), part.size()));
-            }
-        }
-        synchronized (this) {
-            upload(bucket, key, uploadId);
-            try {
-                for (ObjectMeta part : chosen) {
-                    md5s.update(HexFormat.of().parseHex(part.etag()));
-                    if (part.isShared()) {
-                        extents.addAll(part.extents());
-                        shared.addAll(part.extents());
-                    } else {
-                        place(bucket, key, uploadId, part);
-                        placed.add(part.fileId());
-                        extents.add(new Extent(part.fileId(), 0, part.size()));
-                        change.add(part.fileId(), part.size(), part.crc32c(), sums.get(part.fileId()));
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                undo.run();
-                throw e;
-            }
-            change.retain(shared);
-            List<Part> all = partsOf(uploadId);
-            all.stream().filter(p -> p.meta().isShared()).forEach(p -> change.release(p.meta().extents()));
-            ObjectMeta meta = new ObjectMeta(DataDirectory.newFileId(), extents.stream().mapToLong(Extent::length)
-                    .sum(), HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size(), 0,
-                    System.currentTimeMillis(), upload.contentType(), ClientChecksums.with(upload.headers(),
-                            ClientChecksums.composite(chosen)),
-                    upload.userMetadata(), null,
-                    merge(extents), sizes(chosen));
-            store.install(bucket, key, new ObjectStore.Install(meta, change, batch -> {
-                all.forEach(p -> batch.deleteUploadEntry(partKey(uploadId, p.number())));
-                batch.deleteUploadEntry(uploadId);
-            }, 0, 0, condition), undo);
-            for (Part p : all) {
-                if (!p.meta().isShared()) {
-                    // a chosen part's bytes now belong to the object's file (the link); the others are freed
-                    deleteQuietly(directory.uploadPartFile(uploadId, p.meta().fileId()));
-                    if (!placed.contains(p.meta().fileId())) {
-                        store.release(p.meta().size());
-                    }
-                }
-            }
-            deleteQuietly(directory.uploads().resolve(uploadId));
-            return meta;
-        }
-    }
-
-    /** Makes an uploaded part's file a body file under the same id: a hard link, or on a RAM-only node a RAM copy. */
-    private void place(String bucket, String key, String uploadId, ObjectMeta part) throws IOException {
-        Path source = directory.uploadPartFile(uploadId, part.fileId());
-        if (store.options().policy() == TierPolicy.RAM_ONLY) {
-            store.tiers().admit(bucket, key, part.fileId(), store.tiers().load(source, part.size()), false);
-            return;
-        }
-        Path target = directory.objectFile(part.fileId());
-        Files.createDirectories(target.getParent());
-        Files.createLink(target, source);
-        if (store.durability() == Durability.PERSISTENT) {
-            DataDirectory.syncDirectory(target.getParent());
-        }
-    }
-
-    private void unplace(String fileId) {
-        store.tiers().forget(fileId);
-        deleteQuietly(directory.objectFile(fileId));
-    }
-
-    /** Adjacent runs of one file become one extent (consecutive copied ranges of one source). */
-    private static List<Extent> merge(List<Extent> extents) {
-        List<Extent> out = new ArrayList<>();
-        for (Extent e : extents) {
-            Extent last = out.isEmpty() ? null : out.get(out.size() - 1);
-            if (last != null && last.fileId().equals(e.fileId()) && last.end() == e.offset()) {
-                out.set(out.size() - 1, new Extent(e.fileId(), last.offset(), last.length() + e.length()));
-            } else if (e.length() > 0) {
-                out.add(e);
-            }
-        }
-        return out;
-    }
-
-    /** What startup validation found under {@code uploads/}: bytes and files of the parts that are kept. */
-    record PartScan(long bytes, Set<Path> files) {
-    }
-
-    /**
-     * Drops part records whose file is missing or truncated, or whose copied extents are (a copied part is counted
-     * as a holder of the source's files); returns the uploaded parts kept.
-     */
-    PartScan validate(StartupValidator references) {
-        long[] bytes = {0};
-        Set<Path> files = new HashSet<>();
-        metadata.scanUploadEntries("", (entryKey, value) -> {
-            int slash = entryKey.indexOf('/');
-            if (slash < 0) {
-                return;
-            }
-            ObjectMeta part = ObjectMeta.decode(value);
-            Path file = directory.uploadPartFile(entryKey.substring(0, slash), part.fileId());
-            if (part.isShared()) {
-                if (!references.hold(part)) {
-                    metadata.deleteUploadEntry(entryKey);
-                }
-            } else if (StartupValidator.hasSize(file, part.size())) {
-                bytes[0] += part.size();
-                files.add(file);
-            } else {
-                metadata.deleteUploadEntry(entryKey);
-            }
-        });
-        return new PartScan(bytes[0], files);
-    }
-
     private void commitPart(String bucket, String key, String uploadId, int number, ObjectMeta meta, long reserved)
             throws IOException {
-        Path target = directory.uploadPartFile(uploadId, meta.fileId());
-        Files.move(directory.partFile(meta.fileId()), target, StandardCopyOption.ATOMIC_MOVE);
-        store.release(reserved - meta.size());
+        Path target = bodies.directory().uploadPartFile(uploadId, meta.fileId());
+        Files.move(bodies.directory().partFile(meta.fileId()), target, StandardCopyOption.ATOMIC_MOVE);
+        capacity.release(reserved - meta.size());
         try {
             replacePart(bucket, key, uploadId, number, meta, new ExtentRefs.Change());
         } catch (RuntimeException e) {
-            deleteQuietly(target);
-            store.release(meta.size());
+            BodyFiles.deleteQuietly(target);
+            capacity.release(meta.size());
             throw e;
         }
     }
 
     /** Writes a part record with the references it holds, releasing those of the part it replaces. */
-    private synchronized void replacePart(String bucket, String key, String uploadId, int number, ObjectMeta part,
+    private void replacePart(String bucket, String key, String uploadId, int number, ObjectMeta part,
             ExtentRefs.Change change) {
-        upload(bucket, key, uploadId);
-        String entry = partKey(uploadId, number);
-        byte[] previous = metadata.getUploadEntry(entry);
-        ObjectMeta replaced = previous == null ? null : ObjectMeta.decode(previous);
-        if (replaced != null && replaced.isShared()) {
-            change.release(replaced.extents());
-        }
-        List<ExtentRefs.Freed> freed;
-        try (MetadataStore.Batch batch = metadata.batch()) {
-            batch.putUploadEntry(entry, part.encode());
-            freed = store.refs().commit(batch, change);
-        }
-        store.free(freed);
-        if (replaced != null && !replaced.isShared()) {
-            deleteQuietly(directory.uploadPartFile(uploadId, replaced.fileId()));
-            store.release(replaced.size());
+        synchronized (recordLock) {
+            upload(bucket, key, uploadId);
+            ObjectMeta replaced = records.part(uploadId, number);
+            if (replaced != null && replaced.isShared()) {
+                change.release(replaced.extents());
+            }
+            List<ExtentRefs.Freed> freed;
+            try (MetadataStore.Batch batch = metadata.batch()) {
+                UploadRecords.putPart(batch, uploadId, number, part);
+                freed = refs.commit(batch, change);
+            }
+            entries.free(freed);
+            if (replaced != null && !replaced.isShared()) {
+                BodyFiles.deleteQuietly(bodies.directory().uploadPartFile(uploadId, replaced.fileId()));
+                capacity.release(replaced.size());
+            }
         }
     }
 
@@ -467,21 +277,6 @@ public final class MultipartUploads {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
                     "Part number must be an integer between 1 and " + MAX_PART_NUMBER + ", got " + partNumber);
         }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            // startup validation removes what no record holds
-        }
-    }
-
-    private List<Part> partsOf(String uploadId) {
-        List<Part> parts = new ArrayList<>();
-        metadata.scanUploadEntries(uploadId + "/", (k, v) -> parts.add(new Part(
-                Integer.parseInt(k.substring(k.indexOf('/') + 1)), ObjectMeta.decode(v))));
-        return parts;
     }
 
     private static List<ObjectMeta> choose(List<PartRef> refs, Map<Integer, ObjectMeta> stored) {
@@ -519,7 +314,7 @@ public final class MultipartUploads {
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             for (ObjectMeta part : parts) {
                 md5s.update(HexFormat.of().parseHex(part.etag()));
-                try (FileChannel in = FileChannel.open(directory.uploadPartFile(uploadId, part.fileId()))) {
+                try (FileChannel in = FileChannel.open(bodies.directory().uploadPartFile(uploadId, part.fileId()))) {
                     while (in.read(buffer.clear()) >= 0) {
                         buffer.flip();
                         crc.update(buffer.duplicate());
@@ -530,7 +325,7 @@ public final class MultipartUploads {
                     }
                 }
             }
-            if (store.durability() == Durability.PERSISTENT) {
+            if (bodies.persistent()) {
                 out.force(true);
             }
         }
@@ -540,68 +335,34 @@ public final class MultipartUploads {
                 upload.userMetadata()).withParts(sizes(parts));
     }
 
-    private static List<Long> sizes(List<ObjectMeta> parts) {
+    static List<Long> sizes(List<ObjectMeta> parts) {
         return parts.stream().map(ObjectMeta::size).toList();
     }
 
     /** Removes the upload's records in one batch with the references its copied parts hold, then its files. */
-    private synchronized void abortParts(String uploadId) {
-        List<Part> parts = partsOf(uploadId);
-        ExtentRefs.Change change = new ExtentRefs.Change();
-        parts.stream().filter(p -> p.meta().isShared()).forEach(p -> change.release(p.meta().extents()));
-        List<ExtentRefs.Freed> freed;
-        try (MetadataStore.Batch batch = metadata.batch()) {
-            parts.forEach(p -> batch.deleteUploadEntry(partKey(uploadId, p.number())));
-            batch.deleteUploadEntry(uploadId);
-            freed = store.refs().commit(batch, change);
-        }
-        store.free(freed);
-        for (Part part : parts) {
-            if (!part.meta().isShared()) {
-                deleteQuietly(directory.uploadPartFile(uploadId, part.meta().fileId()));
-                store.release(part.meta().size());
+    private void abortParts(String uploadId) {
+        synchronized (recordLock) {
+            List<Part> parts = records.parts(uploadId);
+            ExtentRefs.Change change = new ExtentRefs.Change();
+            parts.stream().filter(p -> p.meta().isShared()).forEach(p -> change.release(p.meta().extents()));
+            List<ExtentRefs.Freed> freed;
+            try (MetadataStore.Batch batch = metadata.batch()) {
+                UploadRecords.delete(batch, uploadId, parts);
+                freed = refs.commit(batch, change);
             }
+            entries.free(freed);
+            for (Part part : parts) {
+                if (!part.meta().isShared()) {
+                    BodyFiles.deleteQuietly(bodies.directory().uploadPartFile(uploadId, part.meta().fileId()));
+                    capacity.release(part.meta().size());
+                }
+            }
+            BodyFiles.deleteQuietly(bodies.directory().uploads().resolve(uploadId));
         }
-        deleteQuietly(directory.uploads().resolve(uploadId));
-    }
-
-    private static String partKey(String uploadId, int number) {
-        return uploadId + "/" + String.format("%05d", number);
     }
 
     private static String unquote(String etag) {
         String e = etag.trim();
         return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
-    }
-
-    private static byte[] encode(Upload upload) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(2);
-            out.writeUTF(upload.bucket());
-            out.writeUTF(upload.key());
-            out.writeUTF(upload.contentType());
-            ObjectMeta.writeMap(out, upload.userMetadata());
-            ObjectMeta.writeMap(out, upload.headers());
-            out.writeLong(upload.initiatedMs());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    private static Upload decode(byte[] value) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
-            byte format = in.readByte();
-            String bucket = in.readUTF();
-            String key = in.readUTF();
-            String contentType = in.readUTF();
-            Map<String, String> meta = ObjectMeta.readMap(in);
-            Map<String, String> headers = format >= 2 ? ObjectMeta.readMap(in) : Map.of();
-            long initiated = format >= 2 ? in.readLong() : 0;
-            return new Upload(bucket, key, contentType, headers, meta, initiated);
-        } catch (IOException e) {
-            throw new UncheckedIOException("unreadable upload record", e);
-        }
     }
 }

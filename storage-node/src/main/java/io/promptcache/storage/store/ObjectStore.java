@@ -2,25 +2,14 @@ package io.promptcache.storage.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
@@ -31,26 +20,16 @@ import io.promptcache.storage.error.S3Exception;
  * entry): a crash at any point never makes a partial object visible, and startup validation removes what a crash
  * left behind. Capacity is reserved before bytes are written, so an over-capacity PUT is refused without writing
  * anything.
+ *
+ * <p>A front over owners of one concern each, made here and handed to whoever needs them (nothing calls back up):
+ * {@link Buckets} (bucket records and lifecycle), {@link Allocation} (physical bytes against capacity),
+ * {@link Capacity} (room on demand), {@link BodyFiles} (where bodies are put), {@link Entries} (the one writer of
+ * object records and their references), {@link RangeReads} (checked reads) and {@link MultipartUploads}.
  */
 public final class ObjectStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
-    private static final int COMMIT_STRIPES = 64;
 
-    private final DataDirectory directory;
-    private final MetadataStore metadata;
-    private final StoreOptions options;
-    private final Durability durability;
-    private final Tiers tiers;
-    private final TierStats stats;
-    /** Null on the first start of a data directory. */
-    private final Boolean previousShutdownClean;
-    private final ValidationReport validation;
-    private final MultipartUploads multipart;
-    private final ExtentRefs refs;
-    private final Trims trims;
-    private final RoomOrder room = new RoomOrder();
-    private final Capacity capacity;
     /**
      * What a NoSuchKey says of an eviction candidate this node deleted for room lately: lookups may still return it
      * until the GC reads the node's next heartbeat (the engine's 404 then costs one miss, and its invalidate is a
@@ -58,50 +37,55 @@ public final class ObjectStore implements AutoCloseable {
      */
     public static final String RECLAIMED = " (" + NodeMarkers.RECLAIMED
             + ": an eviction candidate of the GC, or unused long enough)";
-    /** Logical bytes: the sum of the objects' sizes (shared bytes counted once per object). */
-    private final AtomicLong logicalBytes = new AtomicLong();
-    private final AtomicLong objectCount = new AtomicLong();
-    private final Object[] commitLocks = new Object[COMMIT_STRIPES];
-    /** Commits hold it shared, DeleteBucket exclusively: no object lands in a bucket being deleted. */
-    private final ReentrantReadWriteLock bucketLifecycle = new ReentrantReadWriteLock();
+    /** See {@link RangeReads#KEPT_CHECKED_BYTES}: longer ranges are checked, then sent from their file. */
+    public static final long KEPT_CHECKED_BYTES = RangeReads.KEPT_CHECKED_BYTES;
+
+    private final DataDirectory directory;
+    private final MetadataStore metadata;
+    private final StoreOptions options;
+    private final Tiers tiers;
+    private final TierStats stats;
+    /** Null on the first start of a data directory. */
+    private final Boolean previousShutdownClean;
+    private final ValidationReport validation;
+    private final ExtentRefs refs;
+    private final Trims trims;
+    private final Buckets buckets;
+    private final Allocation allocation;
+    private final BodyFiles bodies;
+    private final Entries entries;
+    private final Capacity capacity;
+    private final RangeReads reads;
+    private final MultipartUploads multipart;
     private boolean closed;
 
     private ObjectStore(DataDirectory directory, StoreOptions options) {
         this.directory = directory;
         this.options = options;
-        this.durability = options.durability();
         this.previousShutdownClean = directory.fresh() ? null : consumeCleanShutdownMarker(directory);
-        this.metadata = new MetadataStore(directory.meta(), durability == Durability.PERSISTENT);
-        for (int i = 0; i < COMMIT_STRIPES; i++) {
-            commitLocks[i] = new Object();
-        }
-        this.multipart = new MultipartUploads(this, metadata, directory);
+        this.metadata = new MetadataStore(directory.meta(), options.durability() == Durability.PERSISTENT);
         this.refs = new ExtentRefs(metadata);
         this.trims = new Trims(directory, options);
+        RoomOrder room = new RoomOrder();
+        UploadRecords uploads = new UploadRecords(metadata, directory);
         try {
-            this.validation = new StartupValidator(directory, metadata, multipart, refs, room).run();
+            this.validation = new StartupValidator(directory, metadata, uploads, refs, room).run();
         } catch (RuntimeException e) {
             metadata.close();
             throw e;
         }
-        logicalBytes.set(validation.logicalBytes());
-        objectCount.set(validation.objects());
-        this.tiers = new Tiers(options, directory, (bucket, key, fileId) -> dropIfCurrent(bucket, key, fileId));
+        this.tiers = new Tiers(options, directory, this::dropLost);
         trims.attach(tiers);
         refs.trimWith(trims);
         this.stats = new TierStats(tiers);
-        this.capacity = new Capacity(options, validation.bytes(), metadata, refs, room, stats, new Capacity.Deleter() {
-
-            @Override
-            public Object commitLock(String bucket, String key) {
-                return ObjectStore.this.commitLock(bucket, key);
-            }
-
-            @Override
-            public void remove(String bucket, String key, ObjectMeta meta) {
-                ObjectStore.this.remove(bucket, key, meta);
-            }
-        });
+        this.buckets = new Buckets(metadata);
+        this.allocation = new Allocation(options.effectiveCapacity(), validation.bytes());
+        this.bodies = new BodyFiles(directory, options, tiers);
+        this.entries = new Entries(metadata, buckets, refs, room, bodies, trims, allocation, stats, validation);
+        this.capacity = new Capacity(options, allocation, metadata, refs, room, stats, entries);
+        this.reads = new RangeReads(options, tiers, refs, room, entries, stats);
+        this.multipart = new MultipartUploads(buckets, uploads, metadata, refs, bodies, capacity, entries,
+                allocation);
     }
 
     /**
@@ -143,11 +127,11 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     public Durability durability() {
-        return durability;
+        return options.durability();
     }
 
     public long capacityBytes() {
-        return capacity.capacityBytes();
+        return allocation.capacityBytes();
     }
 
     /**
@@ -155,12 +139,12 @@ public final class ObjectStore implements AutoCloseable {
      * progress, and bytes reserved by uploads in progress. Capacity is checked against it.
      */
     public long usedBytes() {
-        return capacity.allocated();
+        return allocation.allocated();
     }
 
     /** Logical bytes: the sum of the committed objects' sizes (what they would cost without sharing). */
     public long logicalBytes() {
-        return logicalBytes.get();
+        return entries.logicalBytes();
     }
 
     /** Body files held by at least one object or copied part. */
@@ -169,38 +153,28 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     public long objectCount() {
-        return objectCount.get();
+        return entries.objectCount();
     }
 
     // ---- buckets
 
     /** Creates a bucket; false if it exists already. */
     public boolean createBucket(String bucket) {
-        return metadata.createBucket(Names.checkBucket(bucket), System.currentTimeMillis());
+        return buckets.create(bucket);
     }
 
     /** Creation time of an existing bucket; {@code NoSuchBucket} otherwise. */
     public long bucketCreated(String bucket) {
-        return metadata.bucketCreated(bucket).orElseThrow(() -> noSuchBucket(bucket));
+        return buckets.created(bucket);
     }
 
     public Map<String, Long> listBuckets() {
-        return metadata.listBuckets();
+        return buckets.list();
     }
 
     /** Deletes an empty bucket: {@code NoSuchBucket} or {@code BucketNotEmpty} otherwise. */
     public void deleteBucket(String bucket) {
-        bucketLifecycle.writeLock().lock();
-        try {
-            bucketCreated(bucket);
-            if (metadata.hasObjects(bucket)) {
-                throw new S3Exception(S3ErrorCode.BUCKET_NOT_EMPTY,
-                        "The bucket '" + bucket + "' is not empty: delete its objects first.");
-            }
-            metadata.deleteBucket(bucket);
-        } finally {
-            bucketLifecycle.writeLock().unlock();
-        }
+        buckets.delete(bucket);
     }
 
     // ---- objects
@@ -226,8 +200,9 @@ public final class ObjectStore implements AutoCloseable {
         Names.checkKey(key);
         checkCondition(bucket, key, condition);
         try {
-            return new ObjectUpload(this, (meta, sums, reserved, ram, onDisk) -> commit(bucket, key, meta, sums,
-                    reserved, ram, onDisk, condition), declaredLength, headers, tiers.sinkFor(declaredLength));
+            return new ObjectUpload(capacity, bodies, (meta, sums, reserved, ram, onDisk) -> entries.commitPut(bucket,
+                    key, meta, sums, reserved, ram, onDisk, condition), declaredLength, headers,
+                    tiers.sinkFor(declaredLength));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start writing " + bucket + "/" + key, e);
         }
@@ -235,16 +210,14 @@ public final class ObjectStore implements AutoCloseable {
 
     /** Checks a write's preconditions against the object under the key now (see {@link WriteCondition}). */
     public void checkCondition(String bucket, String key, WriteCondition condition) {
-        if (condition.isConditional()) {
-            condition.check(metadata.getObject(bucket, key), key);
-        }
+        entries.checkCondition(bucket, key, condition);
     }
 
     /** The object's metadata; {@code NoSuchBucket} or {@code NoSuchKey} if absent. */
     public ObjectMeta head(String bucket, String key) {
         // the object read alone decides a hit (a bucket with objects cannot be deleted); the bucket is read only
         // to tell NoSuchBucket from NoSuchKey
-        return metadata.getObject(bucket, key).orElseThrow(() -> {
+        return entries.get(bucket, key).orElseThrow(() -> {
             bucketCreated(bucket);
             return new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
                     + (capacity.reclaimed().contains(bucket, key, System.currentTimeMillis()) ? RECLAIMED : ""));
@@ -262,90 +235,7 @@ public final class ObjectStore implements AutoCloseable {
      * client treats it as the miss it now is.
      */
     public List<BodySegment> openRange(String bucket, String key, ObjectMeta meta, long offset, long length) {
-        used(bucket, key, meta, offset, length);
-        if (meta.isInline()) {
-            return List.of(new BodySegment(ObjectBody.inRam(Unpooled.wrappedBuffer(meta.inline())), offset, length));
-        }
-        // an object of its own file (every PUT) is read at the range's own offsets: no slicing on the hot path
-        List<Extent> extents = meta.isShared()
-                ? Extent.slice(meta.extents(), offset, length)
-                : List.of(new Extent(meta.fileId(), offset, length));
-        boolean keep = length <= KEPT_CHECKED_BYTES;
-        List<BodySegment> segments = new ArrayList<>(extents.size());
-        for (Extent extent : extents) {
-            ObjectBody body = tiers.open(extent.fileId());
-            if (body == null || body.file() == null || !options.verifyOnRead()) {
-                if (body == null) {
-                    segments.forEach(BodySegment::release);
-                    return failedRead(bucket, key, meta, null);
-                }
-                segments.add(new BodySegment(body, extent.offset(), extent.length()));
-                continue;
-            }
-            ChunkSums.Checked checked = check(body.file(), extent, keep);
-            if (checked.badChunk() >= 0) {
-                segments.forEach(BodySegment::release);
-                return failedRead(bucket, key, meta, "chunk " + checked.badChunk() + " of body file "
-                        + extent.fileId() + " does not match its CRC32C");
-            }
-            segments.add(checked.span() != null
-                    ? new BodySegment(ObjectBody.checked(checked.span(), body.file()),
-                            extent.offset() - checked.spanStart(),
-                            extent.length())
-                    : new BodySegment(body, extent.offset(), extent.length()));
-        }
-        return segments;
-    }
-
-    /**
-     * Ranges up to this long are sent from the very bytes their check read (pooled off-heap buffers); a longer one
-     * is checked, then sent from its file with sendfile (memory stays bounded; a byte rewritten in the file between
-     * the check and the send would go out unchecked).
-     */
-    public static final long KEPT_CHECKED_BYTES = 4L << 20;
-
-    /**
-     * The chunks of {@code extent} in {@code file}, checked against their CRC32C (and kept, see
-     * {@link #KEPT_CHECKED_BYTES}). A mismatch is checked once more against the file's record if the record changed
-     * meanwhile (a trim records the shorter file first and truncates it {@link Trims#DELAY} later). A file that has
-     * no checksums on record, is gone or cannot be read fails as chunk 0.
-     */
-    private ChunkSums.Checked check(Path file, Extent extent, boolean keep) {
-        ExtentRefs.FileEntry entry = refs.get(extent.fileId());
-        ChunkSums.Checked checked = check(file, extent, keep, entry);
-        ExtentRefs.FileEntry now = checked.badChunk() < 0 ? entry : refs.get(extent.fileId());
-        return now == entry ? checked : check(file, extent, keep, now);
-    }
-
-    private static ChunkSums.Checked check(Path file, Extent extent, boolean keep, ExtentRefs.FileEntry entry) {
-        if (entry == null || entry.sums() == null) {
-            LOG.warn("Body file {} has no checksums on record", extent.fileId());
-            return new ChunkSums.Checked(null, 0, 0);
-        }
-        try {
-            return entry.sums().check(file, entry.size(), extent.offset(), extent.length(), keep);
-        } catch (IOException e) {
-            LOG.warn("Body file {} cannot be read: {}", extent.fileId(), e.toString());
-            return new ChunkSums.Checked(null, 0, 0);
-        }
-    }
-
-    private List<BodySegment> failedRead(String bucket, String key, ObjectMeta meta, String corruption) {
-        if (corruption == null) {
-            if (!dropIfCurrent(bucket, key, meta.fileId())) {
-                return null;
-            }
-            throw new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
-                    + " (its body was lost; the entry has been removed)");
-        }
-        if (!dropIfCurrent(bucket, key, meta.fileId())) {
-            // replaced or deleted meanwhile (a trimmed or deleted file reads short): read it again
-            return null;
-        }
-        stats.corruptOnRead.increment();
-        LOG.error("Removed {}/{}: {} (the bytes on disk changed since they were written)", bucket, key, corruption);
-        throw new S3Exception(S3ErrorCode.NO_SUCH_KEY, "The specified key does not exist: " + key
-                + " (its stored body failed its checksum and was removed; store the object again)");
+        return reads.open(bucket, key, meta, offset, length);
     }
 
     /**
@@ -354,9 +244,7 @@ public final class ObjectStore implements AutoCloseable {
      * partial hit, whose bytes the continuation stored next holds (and keeps while the rest of this object goes).
      */
     public void used(String bucket, String key, ObjectMeta meta, long offset, long length) {
-        if (offset == 0 && length >= meta.size()) {
-            room.used(bucket, key, System.currentTimeMillis());
-        }
+        reads.used(bucket, key, meta, offset, length);
     }
 
     /** Deletes an object; idempotent (no error if absent). {@code NoSuchBucket} if the bucket is missing. */
@@ -366,19 +254,7 @@ public final class ObjectStore implements AutoCloseable {
 
     /** Deletes an object if it meets {@code condition} (If-Match), checked under the key's lock. */
     public void delete(String bucket, String key, WriteCondition condition) {
-        bucketCreated(bucket);
-        synchronized (commitLock(bucket, key)) {
-            Optional<ObjectMeta> existing = metadata.getObject(bucket, key);
-            if (condition.isConditional()) {
-                condition.check(existing, key);
-            }
-            if (existing.isEmpty()) {
-                stats.deletesOfAbsent.increment();
-                return;
-            }
-            remove(bucket, key, existing.get());
-            stats.deletes.increment();
-        }
+        entries.delete(bucket, key, condition);
     }
 
     /**
@@ -396,10 +272,10 @@ public final class ObjectStore implements AutoCloseable {
         ObjectMeta copy = source.with(DataDirectory.newFileId(), System.currentTimeMillis(), headers.contentType(),
                 headers.headers(), headers.userMetadata());
         long physical = copy.isInline() ? copy.size() : 0;
-        reserve(physical);
+        capacity.reserve(physical);
         ExtentRefs.Change change = new ExtentRefs.Change().retain(copy.bodyExtents());
-        install(dstBucket, dstKey, new Install(copy, change, batch -> {
-        }, physical, physical, condition), () -> release(physical));
+        entries.install(dstBucket, dstKey, new Entries.Install(copy, change, batch -> {
+        }, physical, physical, condition), () -> capacity.release(physical));
         return copy;
     }
 
@@ -407,50 +283,6 @@ public final class ObjectStore implements AutoCloseable {
     public ListPage list(String bucket, String prefix, String delimiter, String startAfter, int maxKeys) {
         bucketCreated(bucket);
         return new ObjectLister(metadata).list(bucket, prefix, delimiter, startAfter, maxKeys);
-    }
-
-    // ---- used by ObjectUpload
-
-    DataDirectory directory() {
-        return directory;
-    }
-
-    Tiers tiers() {
-        return tiers;
-    }
-
-    ExtentRefs refs() {
-        return refs;
-    }
-
-    /**
-     * Writes {@code bytes} as the body file {@code fileId} (temporary file, fsync per durability, rename): a file
-     * no record holds yet, so a crash before its record leaves an orphan for startup validation.
-     */
-    void writeBodyFile(String fileId, ByteBuffer bytes) throws IOException {
-        Path part = directory.partFile(fileId);
-        Path target = directory.objectFile(fileId);
-        try (FileChannel channel = FileChannel.open(part, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            while (bytes.hasRemaining()) {
-                channel.write(bytes);
-            }
-            if (durability == Durability.PERSISTENT) {
-                channel.force(true);
-            }
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(part);
-            throw e;
-        }
-        Files.createDirectories(target.getParent());
-        Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
-        if (durability == Durability.PERSISTENT) {
-            DataDirectory.syncDirectory(target.getParent());
-        }
-    }
-
-    /** Reserves capacity, making room when short ({@link Capacity#reserve}). */
-    void reserve(long bytes) {
-        capacity.reserve(bytes);
     }
 
     /** The eviction candidates and own objects this node deleted for writes lately (heartbeats report them). */
@@ -466,192 +298,14 @@ public final class ObjectStore implements AutoCloseable {
         return capacity.reclaimableBytes();
     }
 
-    void release(long bytes) {
-        capacity.release(bytes);
+    /** Used by tests: where the store keeps its files. */
+    DataDirectory directory() {
+        return directory;
     }
 
-    /**
-     * Puts the body in place (the file renamed into {@code objects/} when {@code onDisk}, the RAM copy into the RAM
-     * tier) and writes the index entry with the body file's record ({@code sums}: its chunk checksums); the replaced
-     * object's body is removed after. Takes over {@code ram}.
-     */
-    void commit(String bucket, String key, ObjectMeta meta, ChunkSums sums, long reservedBytes, ByteBuf ram,
-            boolean onDisk, WriteCondition condition) throws IOException {
-        Path part = directory.partFile(meta.fileId());
-        Path target = directory.objectFile(meta.fileId());
-        try {
-            if (onDisk && options.policy() == TierPolicy.RAM_ONLY) {
-                // a completed multipart object on a RAM-only node
-                ram = tiers.load(part, meta.size());
-                Files.delete(part);
-                onDisk = false;
-            } else if (onDisk) {
-                Files.createDirectories(target.getParent());
-                Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
-                if (durability == Durability.PERSISTENT) {
-                    DataDirectory.syncDirectory(target.getParent());
-                    DataDirectory.syncDirectory(directory.tmp());
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            if (ram != null) {
-                ram.release();
-            }
-            throw e;
-        }
-        if (ram != null) {
-            // before the entry: a body only in RAM must be readable as soon as the entry is visible
-            tiers.admit(bucket, key, meta.fileId(), ram, onDisk);
-        }
-        bucketLifecycle.readLock().lock();
-        try {
-            commitEntry(bucket, key, meta, sums, reservedBytes, target, condition);
-        } finally {
-            bucketLifecycle.readLock().unlock();
-        }
-    }
-
-    /**
-     * A new version of an object, ready to be indexed.
-     *
-     * @param meta the object's entry
-     * @param change the references the entry adds (its new body files, the shared ones it retains) and any others
-     *        that change with it
-     * @param extra further record changes written in the same batch
-     * @param physicalBytes bytes the new version adds on this node (its new body files or inline body)
-     * @param reservedBytes capacity reserved for it, released now
-     * @param condition the write's preconditions on the version it replaces, checked again under the key's lock
-     */
-    record Install(ObjectMeta meta, ExtentRefs.Change change, Consumer<MetadataStore.Batch> extra, long physicalBytes,
-            long reservedBytes, WriteCondition condition) {
-    }
-
-    /** Writes a PUT's entry; a failure forgets its body, whose upload then aborts and releases the reservation. */
-    private void commitEntry(String bucket, String key, ObjectMeta meta, ChunkSums sums, long reservedBytes,
-            Path target, WriteCondition condition) throws IOException {
-        ExtentRefs.Change change = new ExtentRefs.Change();
-        if (!meta.isInline()) {
-            change.add(meta.fileId(), meta.size(), meta.crc32c(), sums);
-        }
-        try {
-            commitEntry(bucket, key, new Install(meta, change, batch -> {
-            }, meta.size(), reservedBytes, condition), () -> tiers.forget(meta.fileId()));
-        } catch (RuntimeException e) {
-            Files.deleteIfExists(target);
-            throw e;
-        }
-    }
-
-    /** Indexes a new version of {@code bucket/key} (see {@link #commitEntry(String, String, Install, Runnable)}). */
-    void install(String bucket, String key, Install install, Runnable undo) {
-        bucketLifecycle.readLock().lock();
-        try {
-            commitEntry(bucket, key, install, undo);
-        } finally {
-            bucketLifecycle.readLock().unlock();
-        }
-    }
-
-    /**
-     * Indexes a new version of {@code bucket/key} in one batch with its references, releasing the replaced
-     * version's; runs {@code undo} if nothing was written. The caller holds the bucket lifecycle's read lock.
-     */
-    private void commitEntry(String bucket, String key, Install install, Runnable undo) {
-        synchronized (commitLock(bucket, key)) {
-            Optional<ObjectMeta> replaced;
-            List<ExtentRefs.Freed> freed;
-            try (MetadataStore.Batch batch = metadata.batch()) {
-                if (metadata.bucketCreated(bucket).isEmpty()) {
-                    throw noSuchBucket(bucket);
-                }
-                replaced = metadata.getObject(bucket, key);
-                install.condition().checkAtCommit(replaced, key);
-                batch.putObject(bucket, key, install.meta());
-                install.extra().accept(batch);
-                replaced.ifPresent(r -> install.change().release(r.bodyExtents()));
-                freed = refs.commit(batch, install.change());
-            } catch (RuntimeException e) {
-                undo.run();
-                throw e;
-            }
-            capacity.adjust(install.physicalBytes() - install.reservedBytes());
-            logicalBytes.addAndGet(install.meta().size());
-            objectCount.incrementAndGet();
-            replaced.ifPresent(this::forgetCounts);
-            free(freed);
-            room.update(bucket, key, install.meta());
-        }
-    }
-
-    /** Removes the entry and its references in one batch, then the body files nothing holds any more. */
-    private void remove(String bucket, String key, ObjectMeta meta) {
-        List<ExtentRefs.Freed> freed;
-        try (MetadataStore.Batch batch = metadata.batch()) {
-            batch.deleteObject(bucket, key);
-            freed = refs.commit(batch, new ExtentRefs.Change().release(meta.bodyExtents()));
-        }
-        // its body files leave the tiers only once nothing holds them (free): a copy may still read them
-        room.forget(bucket, key);
-        forgetCounts(meta);
-        free(freed);
-    }
-
-    private void forgetCounts(ObjectMeta removed) {
-        if (removed.isInline()) {
-            capacity.release(removed.size());
-        }
-        logicalBytes.addAndGet(-removed.size());
-        objectCount.decrementAndGet();
-    }
-
-    /**
-     * Deletes body files whose last reference went (a crash before leaves orphans for startup validation) and trims
-     * those whose tail nobody reads any more ({@link Trims}).
-     */
-    void free(List<ExtentRefs.Freed> freed) {
-        for (ExtentRefs.Freed file : freed) {
-            // a trimmed file's RAM copy is clean (Trims only trims files on disk): it is dropped with its old size
-            tiers.forget(file.fileId());
-            if (file.deleted()) {
-                try {
-                    Files.deleteIfExists(directory.objectFile(file.fileId()));
-                } catch (IOException e) {
-                    // the startup validation removes it as an orphan
-                    LOG.warn("Could not delete body file {}: {}", file.fileId(), e.toString());
-                }
-            } else {
-                trims.truncateLater(file.fileId(), file.keep());
-                stats.trimmed.increment();
-            }
-            capacity.release(file.bytes());
-        }
-    }
-
-    /**
-     * Drops the entry of {@code bucket/key} if it still names {@code fileId} (its body is lost or corrupt).
-     *
-     * @return whether it did; false if the object was replaced or deleted meanwhile
-     */
-    private boolean dropIfCurrent(String bucket, String key, String fileId) {
-        synchronized (commitLock(bucket, key)) {
-            Optional<ObjectMeta> current = metadata.getObject(bucket, key);
-            if (current.isEmpty() || !current.get().fileId().equals(fileId)) {
-                return false;
-            }
-            remove(bucket, key, current.get());
-            stats.staleCleaned.increment();
-            LOG.warn("Stale entry cleaned: {}/{} (body {} is neither in RAM nor on disk, or is corrupt)", bucket, key,
-                    fileId);
-            return true;
-        }
-    }
-
-    private Object commitLock(String bucket, String key) {
-        return commitLocks[Math.floorMod(31 * bucket.hashCode() + key.hashCode(), COMMIT_STRIPES)];
-    }
-
-    private static S3Exception noSuchBucket(String bucket) {
-        return new S3Exception(S3ErrorCode.NO_SUCH_BUCKET, "The specified bucket does not exist: " + bucket);
+    /** The tiers lost a body: its entry goes if it still names that file. */
+    private void dropLost(String bucket, String key, String fileId) {
+        entries.dropIfCurrent(bucket, key, fileId);
     }
 
     /**

@@ -3,8 +3,6 @@ package io.promptcache.storage.store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Map;
@@ -35,7 +33,8 @@ public final class ObjectUpload implements AutoCloseable {
                 throws IOException;
     }
 
-    private final ObjectStore store;
+    private final Capacity capacity;
+    private final BodyFiles bodies;
     private final Target target;
     private final long declaredLength;
     private final ObjectHeaders headers;
@@ -53,32 +52,30 @@ public final class ObjectUpload implements AutoCloseable {
     private long reserved;
     private boolean finished;
 
-    ObjectUpload(ObjectStore store, Target target, long declaredLength, ObjectHeaders headers, Tiers.Sink sink)
-            throws IOException {
-        this.store = store;
+    ObjectUpload(Capacity capacity, BodyFiles bodies, Target target, long declaredLength, ObjectHeaders headers,
+            Tiers.Sink sink) throws IOException {
+        this.capacity = capacity;
+        this.bodies = bodies;
         this.target = target;
         this.declaredLength = declaredLength;
         this.headers = headers;
         this.fileId = DataDirectory.newFileId();
         if (declaredLength >= 0) {
-            store.reserve(declaredLength);
+            capacity.reserve(declaredLength);
             reserved = declaredLength;
         }
         this.md5 = Digests.md5();
         try {
             this.inline = sink == Tiers.Sink.INLINE ? new byte[(int) declaredLength] : null;
             boolean inRam = sink == Tiers.Sink.RAM || sink == Tiers.Sink.FILE_AND_RAM;
-            this.ram = inRam ? store.tiers().allocate(declaredLength) : null;
+            this.ram = inRam ? bodies.tiers().allocate(declaredLength) : null;
             boolean toFile = sink == Tiers.Sink.FILE || sink == Tiers.Sink.FILE_AND_RAM;
-            this.channel = toFile
-                    ? FileChannel.open(store.directory().partFile(fileId),
-                            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
-                    : null;
+            this.channel = toFile ? bodies.createPart(fileId) : null;
         } catch (IOException | RuntimeException e) {
             if (ram != null) {
                 ram.release();
             }
-            store.release(reserved);
+            capacity.release(reserved);
             throw e;
         }
     }
@@ -91,7 +88,7 @@ public final class ObjectUpload implements AutoCloseable {
                     "The body is longer than the declared Content-Length of " + declaredLength + " bytes.");
         }
         if (declaredLength < 0) {
-            store.reserve(n);
+            capacity.reserve(n);
             reserved += n;
         }
         md5.update(bytes.duplicate());
@@ -151,7 +148,7 @@ public final class ObjectUpload implements AutoCloseable {
             throw new S3Exception(S3ErrorCode.BAD_DIGEST);
         }
         if (channel != null) {
-            if (store.durability() == Durability.PERSISTENT) {
+            if (bodies.persistent()) {
                 channel.force(true);
             }
             channel.close();
@@ -179,8 +176,8 @@ public final class ObjectUpload implements AutoCloseable {
         }
         if (channel != null) {
             channel.close();
-            Files.deleteIfExists(store.directory().partFile(fileId));
+            bodies.deletePart(fileId);
         }
-        store.release(reserved);
+        capacity.release(reserved);
     }
 }
