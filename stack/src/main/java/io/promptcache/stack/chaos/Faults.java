@@ -1,0 +1,197 @@
+package io.promptcache.stack.chaos;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.stack.up.Stack;
+import io.promptcache.stack.up.StackInfo;
+
+/**
+ * The faults a chaos run injects ({@link Fault}), each on a target drawn from the run's seed; what a fault's own
+ * promises are (a killed replica answers like the others again, a node back serves its objects, lookups hit while the
+ * broker is out) is checked as it is injected, and how long each step took is a figure.
+ */
+final class Faults {
+
+    /** Nodes heartbeat every second (the stack's setting); the index calls a node silent after 3 intervals. */
+    private static final Duration SILENT_AFTER = Duration.ofSeconds(6);
+    private static final Duration READY = Duration.ofSeconds(180);
+    /**
+     * How long a restarted replica may take to answer like the others once ready: it catches up with what was
+     * written while it restored, on a machine the other services keep busy (how long it took is a figure).
+     */
+    static final Duration AGREEMENT_WITHIN = Duration.ofSeconds(60);
+
+    private final Stack stack;
+    private final Random random;
+    private final Engines engines;
+    private final Counts counts;
+    private final ReplicaChecks replicas;
+
+    Faults(Stack stack, Random random, Engines engines, Counts counts, ReplicaChecks replicas) {
+        this.stack = stack;
+        this.random = random;
+        this.engines = engines;
+        this.counts = counts;
+        this.replicas = replicas;
+    }
+
+    /**
+     * Injects {@code fault} (figures and violations of its own go to the maps); the target it hit.
+     *
+     * @param sinceRoundBegan the engines' counts since the round began (a corruption rots the busiest node)
+     */
+    String inject(Fault fault, Map<String, Object> figures, List<String> violations,
+            Map<String, Long> sinceRoundBegan) throws InterruptedException {
+        return switch (fault) {
+            case INDEX_KILL -> indexKill(figures, violations);
+            case NODE_PAUSE -> nodeOut(figures, violations, false);
+            case NODE_KILL -> nodeOut(figures, violations, true);
+            case GC_KILL -> gcKill(figures);
+            case BROKER_RESTART -> brokerRestart(figures, violations);
+            case DISK_CORRUPTION -> corrupt(figures, sinceRoundBegan);
+        };
+    }
+
+    private String indexKill(Map<String, Object> figures, List<String> violations) {
+        int r = random.nextInt(stack.replicas().size());
+        crashAndRestart(stack.replicas().get(r), figures);
+        long t1 = System.nanoTime();
+        int differ = replicas.disagreements(AGREEMENT_WITHIN);
+        figures.put("promptsAnsweredDifferently", differ + "/" + ReplicaChecks.AGREEMENT_SAMPLE);
+        figures.put("agreedAfterMs", differ == 0 ? Waits.millisSince(t1) : -1);
+        if (differ > 0) {
+            violations.add(differ + " of the last " + ReplicaChecks.AGREEMENT_SAMPLE + " stored prompts answered"
+                    + " differently by the restarted replica " + AGREEMENT_WITHIN.toSeconds() + " s after it was"
+                    + " ready");
+        }
+        return "index-" + (r + 1);
+    }
+
+    private String nodeOut(Map<String, Object> figures, List<String> violations, boolean kill) {
+        int n = random.nextInt(stack.nodes().size());
+        ServiceProcess node = stack.nodes().get(n);
+        String id = stack.info().nodes().get(n).id();
+        List<Engines.Stored> held = engines.recent(5, id);
+        long t0 = System.nanoTime();
+        if (kill) {
+            engines.nodeDown(id);
+            node.kill();
+        } else {
+            node.signal("STOP");
+            engines.nodeDown(id);
+        }
+        Waits.sleep(SILENT_AFTER.toMillis());
+        engines.nodeSilent(id);
+        Waits.sleep(4000);
+        if (kill) {
+            node.launch();
+            node.awaitReady(READY);
+        } else {
+            node.signal("CONT");
+        }
+        figures.put(kill ? "downMs" : "pausedMs", Waits.millisSince(t0));
+        engines.nodeBack();
+        long t1 = System.nanoTime();
+        int back = held.size() - replicas.notLoaded(stack.info().index().get(0), held.stream()
+                .map(Engines.Stored::objectId).toList(), Duration.ofSeconds(30)).size();
+        figures.put("objectsServedAgain", back + "/" + held.size());
+        figures.put("servedAgainAfterMs", Waits.millisSince(t1));
+        if (!held.isEmpty() && back == 0) {
+            violations.add("none of the " + held.size() + " objects stored on " + id + " before the fault is served "
+                    + "after it returned");
+        }
+        return id;
+    }
+
+    private String gcKill(Map<String, Object> figures) {
+        int g = random.nextInt(stack.gcs().size());
+        crashAndRestart(stack.gcs().get(g), figures);
+        return g == 0 ? "gc" : "gc-" + (g + 1);
+    }
+
+    /**
+     * SIGKILL of the broker, 5 s down, restarted on its log and port; how long it was out, what the engines got
+     * meanwhile, and how long until a store was answered 201 again are figures. Lookups must keep hitting meanwhile
+     * (the index holds the PrefixMap; the nodes' heartbeats all stopped at once, which is no reason to call them
+     * silent).
+     */
+    private String brokerRestart(Map<String, Object> figures, List<String> violations) throws InterruptedException {
+        Map<String, Long> before = counts.snapshot();
+        long t0 = System.nanoTime();
+        stack.restartBroker(Duration.ofSeconds(5));
+        figures.put("brokerOutMs", Waits.millisSince(t0));
+        Map<String, Long> outage = Counts.delta(before, counts.snapshot());
+        figures.put("whileOut", "lookups hit " + outage.getOrDefault("lookup.hit", 0L) + " / miss "
+                + outage.getOrDefault("lookup.miss", 0L) + ", stores 201 " + outage.getOrDefault("store.201", 0L)
+                + " / 503 " + outage.getOrDefault("store.503", 0L));
+        long lookups = outage.getOrDefault("lookup.hit", 0L) + outage.getOrDefault("lookup.miss", 0L);
+        if (lookups >= 20 && outage.getOrDefault("lookup.hit", 0L) == 0) {
+            violations.add("no lookup hit while the broker was out (" + lookups + " lookups): the index must serve "
+                    + "what it holds without Kafka");
+        }
+        long t1 = System.nanoTime();
+        long stored = counts.get("store.201");
+        boolean again = Waits.until(() -> counts.get("store.201") > stored, b -> b, AGREEMENT_WITHIN, 100);
+        figures.put("storedAgainAfterMs", again ? Waits.millisSince(t1) : -1);
+        return "kafka";
+    }
+
+    /** SIGKILL, 3 s down, relaunched on the same state dir; how long it took to be ready is a figure. */
+    private static void crashAndRestart(ServiceProcess service, Map<String, Object> figures) {
+        service.kill();
+        Waits.sleep(3000);
+        long t0 = System.nanoTime();
+        service.launch();
+        service.awaitReady(READY);
+        figures.put("restartToReadyMs", Waits.millisSince(t0));
+    }
+
+    /** Rots the files of the node that served the most hits since the round began (so the round reads them). */
+    private String corrupt(Map<String, Object> figures, Map<String, Long> sinceRoundBegan) {
+        String id = stack.info().nodes().stream().map(StackInfo.Node::id)
+                .max(Comparator.comparingLong(node -> sinceRoundBegan.getOrDefault("get.ok." + node, 0L)))
+                .orElseThrow();
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(stack.dataDir().resolve(id).resolve("objects"))) {
+            files = new ArrayList<>(walk.filter(Files::isRegularFile).toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int flipped = 0;
+        for (Path file : files) {
+            flipped += flip(file) ? 1 : 0;
+        }
+        figures.put("bodyFilesCorrupted", flipped);
+        return id;
+    }
+
+    /** Inverts the middle byte of {@code file}, as a failing disk would; false if it is empty or gone. */
+    private static boolean flip(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long at = channel.size() / 2;
+            ByteBuffer one = ByteBuffer.allocate(1);
+            if (channel.size() == 0 || channel.read(one, at) != 1) {
+                return false;
+            }
+            one.put(0, (byte) ~one.get(0)).rewind();
+            channel.write(one, at);
+            return true;
+        } catch (IOException e) {
+            return false; // deleted by the GC meanwhile
+        }
+    }
+}
