@@ -1,4 +1,4 @@
-package io.promptcache.gc.budget;
+package io.promptcache.gc.policy;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

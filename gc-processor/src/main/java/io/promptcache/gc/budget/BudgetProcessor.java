@@ -14,6 +14,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
 
 import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.policy.BudgetBook;
+import io.promptcache.gc.policy.Eviction;
+import io.promptcache.gc.policy.GcObject;
+import io.promptcache.gc.policy.Nomination;
+import io.promptcache.gc.policy.Policy;
 import io.promptcache.gc.storage.Mailbox;
 import io.promptcache.gc.storage.NodeTable;
 import io.promptcache.gc.storage.StorageOutbox;

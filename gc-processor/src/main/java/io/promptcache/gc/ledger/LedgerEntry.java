@@ -1,6 +1,6 @@
 package io.promptcache.gc.ledger;
 
-import io.promptcache.gc.budget.GcObject;
+import io.promptcache.gc.policy.GcObject;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 

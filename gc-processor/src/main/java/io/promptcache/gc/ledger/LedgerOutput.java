@@ -1,6 +1,6 @@
 package io.promptcache.gc.ledger;
 
-import io.promptcache.gc.budget.GcObject;
+import io.promptcache.gc.policy.GcObject;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.PrefixEntry;

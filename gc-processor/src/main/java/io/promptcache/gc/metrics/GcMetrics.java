@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.promptcache.gc.budget.Usage;
+import io.promptcache.gc.policy.Usage;
 import io.promptcache.schema.object.TombstoneReasons;
 import io.promptcache.schema.proto.TombstoneReason;
 

@@ -8,9 +8,9 @@ import org.apache.kafka.common.serialization.Serdes;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 
-import io.promptcache.gc.budget.GcObject;
 import io.promptcache.gc.ledger.LedgerEntry;
 import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
+import io.promptcache.gc.policy.GcObject;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;

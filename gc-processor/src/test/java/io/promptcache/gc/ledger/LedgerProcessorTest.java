@@ -332,7 +332,7 @@ class LedgerProcessorTest {
                 .toList();
     }
 
-    private io.promptcache.gc.budget.GcObject lastSummary() {
+    private io.promptcache.gc.policy.GcObject lastSummary() {
         List<Summary> summaries = outputs(Summary.class);
         return summaries.get(summaries.size() - 1).object();
     }

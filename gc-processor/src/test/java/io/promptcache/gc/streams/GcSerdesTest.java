@@ -5,9 +5,9 @@ import java.nio.ByteBuffer;
 import org.apache.kafka.common.serialization.Serde;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.gc.budget.GcObject;
 import io.promptcache.gc.ledger.LedgerEntry;
 import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
+import io.promptcache.gc.policy.GcObject;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.proto.PrefixEntry;
 

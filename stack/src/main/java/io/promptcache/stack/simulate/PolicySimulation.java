@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import io.promptcache.gc.budget.BudgetBook;
-import io.promptcache.gc.budget.Eviction;
-import io.promptcache.gc.budget.GcObject;
-import io.promptcache.gc.budget.Nomination;
-import io.promptcache.gc.budget.Policy;
+import io.promptcache.gc.policy.BudgetBook;
+import io.promptcache.gc.policy.Eviction;
+import io.promptcache.gc.policy.GcObject;
+import io.promptcache.gc.policy.Nomination;
+import io.promptcache.gc.policy.Policy;
 import io.promptcache.schema.hash.LongestPrefix;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.object.SharedBytes;

@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
-import io.promptcache.gc.budget.Policy;
+import io.promptcache.gc.policy.Policy;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.stack.Sizes;
 import io.promptcache.stack.bench.DurationConverter;

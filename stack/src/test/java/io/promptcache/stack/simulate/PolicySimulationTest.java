@@ -4,7 +4,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.gc.budget.Policy;
+import io.promptcache.gc.policy.Policy;
 import io.promptcache.schema.node.NodeLiveness;
 
 import static org.assertj.core.api.Assertions.assertThat;
