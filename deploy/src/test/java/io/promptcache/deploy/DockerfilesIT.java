@@ -32,7 +32,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.topic.Topics;

@@ -5,13 +5,20 @@ import org.junit.jupiter.api.Test;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
+import io.promptcache.devservices.testing.HouseRulesContract;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * event-schema is the contract every module shares, and the stack's plain-Java tools use it too: it must not pull
  * in a framework (Quarkus, CDI, MicroProfile) or any promptcache service.
  */
-class ArchitectureTest {
+class ArchitectureTest extends HouseRulesContract {
+
+    @Override
+    protected String rootPackage() {
+        return "io.promptcache.schema";
+    }
 
     @Test
     void shouldNotDependOnQuarkusOrAnyService() {

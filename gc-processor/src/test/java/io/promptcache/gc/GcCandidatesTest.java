@@ -5,15 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.devservices.testing.StorageNodeFixture;
 import io.promptcache.gc.testing.Metrics;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.ObjectId;
@@ -35,38 +29,13 @@ import static org.awaitility.Awaitility.await;
  * whole object on the node counts as a use; one of its first bytes, a partial hit, does not) and reports it, and the GC tombstones it so lookups stop returning it.
  */
 @QuarkusTest
-class GcCandidatesTest {
+@StorageNodeFixture.NodeConfig("promptcache.storage.capacity-bytes=" + GcCandidatesTest.CAPACITY)
+class GcCandidatesTest extends NodeBackedGcTest {
 
     private static final long KIB = 1024;
-    private static final long CAPACITY = 1024 * KIB;
+    static final long CAPACITY = 1024 * KIB;
     private static final long OBJECT = 64 * KIB;
     private static final String RECLAIMED = "promptcache_gc_candidates_total{event=\"reclaimed_by_node\"}";
-    private static StorageNodeProcess node;
-    private static ClusterClient cluster;
-
-    @BeforeAll
-    static void startNode() {
-        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
-        node = StorageNodeProcess.start(bootstrap, Map.of("promptcache.storage.capacity-bytes",
-                Long.toString(CAPACITY)));
-        cluster = new ClusterClient(bootstrap, node.nodeId(), node.endpoint());
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (node != null) {
-            node.close();
-        }
-    }
-
-    @BeforeEach
-    void ready() {
-        ServiceHealthContract.awaitReady();
-    }
-
     @Test
     void shouldAdmitEveryWriteToAFullNodeByDeletingTheLeastRecentlyUsedCandidate() {
         // Given: 16 objects of 64 KiB fill the node, object i used before object i+1

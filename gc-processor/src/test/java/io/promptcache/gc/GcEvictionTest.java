@@ -8,15 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.devservices.testing.StorageNodeFixture;
 import io.promptcache.gc.testing.Metrics;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.NodeId;
@@ -41,38 +35,14 @@ import static org.hamcrest.Matchers.containsString;
  * default), with the test profile's short grace window (5 s) and sweep intervals (application.properties, %test).
  */
 @QuarkusTest
-class GcEvictionTest {
+@StorageNodeFixture.NodeConfig({"promptcache.storage.capacity-bytes=" + GcEvictionTest.CAPACITY,
+        "promptcache.storage.tier.ram-capacity-bytes=" + 8 * GcEvictionTest.CAPACITY,
+        "promptcache.storage.reclaim-on-demand=false"})
+class GcEvictionTest extends NodeBackedGcTest {
 
     private static final long KIB = 1024;
-    private static final long CAPACITY = 1024 * KIB;
+    static final long CAPACITY = 1024 * KIB;
     private static final String NODE_BUDGET_TOMBSTONES = "promptcache_gc_tombstones_total{reason=\"node_budget\"}";
-    private static StorageNodeProcess node;
-    private static ClusterClient cluster;
-
-    @BeforeAll
-    static void startNode() {
-        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
-        node = StorageNodeProcess.start(bootstrap, Map.of("promptcache.storage.capacity-bytes",
-                Long.toString(CAPACITY), "promptcache.storage.tier.ram-capacity-bytes", Long.toString(8 * CAPACITY),
-                "promptcache.storage.reclaim-on-demand", "false"));
-        cluster = new ClusterClient(bootstrap, node.nodeId(), node.endpoint());
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (node != null) {
-            node.close();
-        }
-    }
-
-    @BeforeEach
-    void ready() {
-        ServiceHealthContract.awaitReady();
-    }
-
     @Test
     void shouldKeepTheNodeUnderItsBudgetEvictingTheLeastRecentlyUsedAndServeReadersThroughTheGrace() {
         // Given: 16 objects of 64 KiB (100 % of the node), object i created before object i+1; registered together

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.GcConfig;
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.devservices.testing.TestDirectories;
 import io.promptcache.gc.testing.ClusterClient;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.ObjectId;
@@ -45,7 +46,7 @@ class GcInstancesIT {
 
     @BeforeAll
     static void cluster() {
-        TestDirectories.delete(WORK);
+        WorkDirectories.delete(WORK);
         broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
         node = StorageNodeProcess.start(broker.bootstrapServers(), Map.of());
     }
@@ -61,16 +62,14 @@ class GcInstancesIT {
     }
 
     private static ServiceProcess gc(String name) {
-        Map<String, String> props = new HashMap<>();
-        props.put("kafka.bootstrap.servers", broker.bootstrapServers());
-        props.put("kafka-streams.state.dir", WORK.resolve(name).resolve("state").toString());
-        // a stopped instance's tasks move once its session expires (Streams does not leave the group on close)
-        props.put("kafka-streams.consumer.session.timeout.ms", "6000");
-        props.put("kafka-streams.consumer.heartbeat.interval.ms", "1500");
-        props.put("promptcache.gc.instance-id", name);
-        props.put("promptcache.gc.delete.interval", "200ms");
-        props.put("promptcache.gc.evict-interval", "500ms");
-        props.put("quarkus.log.level", "WARN");
+        Map<String, String> props = GcConfig.of(broker.bootstrapServers(), name, ServiceProcess.freePort(),
+                WORK.resolve(name).resolve("state"))
+                // a stopped instance's tasks move once its session expires (Streams does not leave the group on close)
+                .with("kafka-streams.consumer.session.timeout.ms", "6000")
+                .with("kafka-streams.consumer.heartbeat.interval.ms", "1500")
+                .with("promptcache.gc.delete.interval", "200ms")
+                .with("promptcache.gc.evict-interval", "500ms")
+                .logLevel("WARN").toMap();
         return ServiceProcess.of("gc-processor", props, WORK.resolve(name + ".log"));
     }
 

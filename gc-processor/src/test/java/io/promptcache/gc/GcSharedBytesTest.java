@@ -2,19 +2,12 @@ package io.promptcache.gc;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Random;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.promptcache.devservices.testing.ServiceHealthContract;
-import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.devservices.testing.StorageNodeFixture;
 import io.promptcache.gc.testing.Metrics;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.ObjectId;
@@ -32,35 +25,10 @@ import static org.awaitility.Awaitility.await;
  * exactly when its last holder goes, while the survivor keeps reading right.
  */
 @QuarkusTest
-class GcSharedBytesTest {
+@StorageNodeFixture.NodeConfig("promptcache.storage.capacity-bytes=" + (64L << 20))
+class GcSharedBytesTest extends NodeBackedGcTest {
 
     private static final int KIB = 1024;
-    private static StorageNodeProcess node;
-    private static ClusterClient cluster;
-
-    @BeforeAll
-    static void startNode() {
-        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
-        node = StorageNodeProcess.start(bootstrap, Map.of("promptcache.storage.capacity-bytes",
-                Long.toString(64L << 20)));
-        cluster = new ClusterClient(bootstrap, node.nodeId(), node.endpoint());
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (node != null) {
-            node.close();
-        }
-    }
-
-    @BeforeEach
-    void ready() {
-        ServiceHealthContract.awaitReady();
-    }
-
     @ParameterizedTest(name = "parent deleted first: {0}")
     @ValueSource(booleans = {true, false})
     void shouldFreeSharedBytesWithTheirLastHolderInEitherOrder(boolean parentFirst) throws Exception {

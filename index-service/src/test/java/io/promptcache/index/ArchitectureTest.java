@@ -13,6 +13,8 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
+import io.promptcache.devservices.testing.HouseRulesContract;
+
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
@@ -22,7 +24,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * service), a service never calls another service (resources compose them), and only the storage port talks to the
  * AWS SDK.
  */
-class ArchitectureTest {
+class ArchitectureTest extends HouseRulesContract {
 
     private static final String ROOT = "io.promptcache.index";
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -53,6 +55,11 @@ class ArchitectureTest {
         check(noClasses().that().resideOutsideOfPackage(ROOT + ".storage..").should().dependOnClassesThat()
                 .resideInAPackage("software.amazon.awssdk..")
                 .because("NodeStorage owns the S3 client and turns its exceptions into StorageCallException"));
+    }
+
+    @Override
+    protected String rootPackage() {
+        return ROOT;
     }
 
     private static void check(ArchRule rule) {

@@ -20,14 +20,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.devservices.testing.TestDirectories;
 import io.promptcache.index.api.Api;
 import io.promptcache.index.api.StoreResource;
 import io.promptcache.schema.hash.HashAlgorithm;
-import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.BlockLayout;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -63,7 +63,7 @@ class IndexReplicasIT {
 
     @BeforeAll
     static void cluster() throws IOException {
-        TestDirectories.delete(WORK);
+        WorkDirectories.delete(WORK);
         broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults().withPartitions(3));
         node = StorageNodeProcess.start(broker.bootstrapServers(),
                 Map.of("promptcache.storage.heartbeat-interval", "1s"));
@@ -133,7 +133,7 @@ class IndexReplicasIT {
                 continued.assertServedByTheContinuation(restarted);
                 restarted.kill();
             }
-            TestDirectories.delete(WORK.resolve("replica-b").resolve("state"));
+            WorkDirectories.delete(WORK.resolve("replica-b").resolve("state"));
             long cold = System.nanoTime();
             try (ServiceProcess empty = replica("replica-b").start(Duration.ofSeconds(180))) {
                 report("cold start (empty state dir)", cold);

@@ -1,10 +1,9 @@
 package io.promptcache.index;
 
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.IndexConfig;
+import io.promptcache.devservices.launcher.ServiceProcess;
 
 /** An index-service replica as its own process (the packaged app) for the ITs: its state dir and log under work. */
 final class ReplicaProcess {
@@ -16,12 +15,11 @@ final class ReplicaProcess {
      * @param infoCategories log categories kept at INFO (everything else logs WARN)
      */
     static ServiceProcess of(String bootstrap, Path work, String name, String... infoCategories) {
-        Map<String, String> config = new HashMap<>(Map.of("kafka.bootstrap.servers", bootstrap,
-                "kafka-streams.state.dir", work.resolve(name).resolve("state").toString(),
-                "promptcache.index.instance-id", name, "quarkus.log.level", "WARN"));
+        IndexConfig config = IndexConfig.of(bootstrap, name, ServiceProcess.freePort(),
+                work.resolve(name).resolve("state")).logLevel("WARN");
         for (String category : infoCategories) {
-            config.put("quarkus.log.category.\"" + category + "\".level", "INFO");
+            config.with("quarkus.log.category.\"" + category + "\".level", "INFO");
         }
-        return ServiceProcess.of("index-service", config, work.resolve(name + ".log"));
+        return ServiceProcess.of("index-service", config.toMap(), work.resolve(name + ".log"));
     }
 }

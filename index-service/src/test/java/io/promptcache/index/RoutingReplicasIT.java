@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.testing.ServiceProcess;
-import io.promptcache.devservices.testing.TestDirectories;
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.index.api.Api;
 import io.promptcache.index.routing.SimulatedEngine;
 import io.restassured.http.ContentType;
@@ -40,7 +40,7 @@ class RoutingReplicasIT {
 
     @BeforeAll
     static void cluster() throws IOException {
-        TestDirectories.delete(WORK);
+        WorkDirectories.delete(WORK);
         broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
     }
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.stack.status.Metrics;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;

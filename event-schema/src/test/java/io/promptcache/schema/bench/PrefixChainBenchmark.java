@@ -16,8 +16,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.promptcache.schema.hash.HashAlgorithm;
-import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.hash.RollingHashChain;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.namespace.NamespaceSpec;
 

@@ -6,7 +6,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.schema.hash.HashAlgorithm;
-import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.namespace.NamespaceSpec;
 

@@ -9,10 +9,10 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.MessageLite;
 
 import io.promptcache.schema.hash.HashAlgorithm;
-import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.BackendId;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.namespace.NamespaceSpec;
 import io.promptcache.schema.proto.AccessEvent;
 import io.promptcache.schema.proto.AllBlocksCleared;

@@ -11,7 +11,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.policy.BudgetBook;
@@ -43,7 +44,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
 
     public static final String STORE = "gc-budget";
 
-    private static final Logger LOG = Logger.getLogger(BudgetProcessor.class);
+    private static final Logger LOG = LoggerFactory.getLogger(BudgetProcessor.class);
 
     /**
      * What the keeper needs besides its input.
@@ -90,7 +91,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         try (KeyValueIterator<ObjectId, GcObject> all = store.all()) {
             all.forEachRemaining(kv -> book.put(kv.key, kv.value));
         }
-        LOG.infof("Budget keeper started with %d objects", book.size());
+        LOG.info("Budget keeper started with {} objects", book.size());
         ctx.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::enforce);
     }
 
@@ -137,7 +138,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
             tombstone(eviction.id(), eviction.reason(), deleteAfter, now);
         }
         if (!plan.isEmpty()) {
-            LOG.debugf("Tombstoned %d objects: %s", plan.size(), plan);
+            LOG.debug("Tombstoned {} objects: {}", plan.size(), plan);
         }
         nominate(heartbeats, now);
         removeUnread(now);
@@ -201,7 +202,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
                     record.getKey(), nomination.lastUseMs()), (present, failure) -> {
                         if (failure != null) {
                             book.unnominate(id);
-                            LOG.debugf("Could not nominate %s on node %s: %s", id, nomination.node(),
+                            LOG.debug("Could not nominate {} on node {}: {}", id, nomination.node(),
                                     failure.getMessage());
                         } else if (present) {
                             metrics.nominated();

@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.storage.Mailbox;
@@ -27,7 +28,7 @@ import io.promptcache.schema.proto.NodeStatus;
  */
 public final class OrphanSweep {
 
-    private static final Logger LOG = Logger.getLogger(OrphanSweep.class);
+    private static final Logger LOG = LoggerFactory.getLogger(OrphanSweep.class);
 
     /**
      * @param interval time between the starts of two rounds; zero disables the sweep
@@ -104,7 +105,7 @@ public final class OrphanSweep {
                             return;
                         }
                         if (failure != null) {
-                            LOG.warnf("Orphan sweep of node %s stopped for this round: %s", node,
+                            LOG.warn("Orphan sweep of node {} stopped for this round: {}", node,
                                     failure.getMessage());
                             finish(node, "failed");
                         } else {
@@ -136,7 +137,7 @@ public final class OrphanSweep {
                 if (failure == null) {
                     metrics.orphanDeleted(listed.bytes());
                 } else {
-                    LOG.debugf("Orphan %s on node %s not deleted (%s); the next round tries again", listed.key(),
+                    LOG.debug("Orphan {} on node {} not deleted ({}); the next round tries again", listed.key(),
                             node, failure.getMessage());
                 }
             });
@@ -154,7 +155,7 @@ public final class OrphanSweep {
         cursors.remove(node);
         long[] tally = tallies.remove(node);
         if (tally[1] > 0 || !"done".equals(how)) {
-            LOG.infof("Orphan sweep of node %s %s: %d keys listed, %d orphans to delete (%d bytes)", node, how,
+            LOG.info("Orphan sweep of node {} {}: {} keys listed, {} orphans to delete ({} bytes)", node, how,
                     tally[0], tally[1], tally[2]);
         }
     }

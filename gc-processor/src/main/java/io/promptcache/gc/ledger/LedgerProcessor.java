@@ -14,7 +14,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.gc.ledger.LedgerEvent.Accessed;
 import io.promptcache.gc.ledger.LedgerEvent.ObjectChanged;
@@ -43,7 +44,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
     public static final String REFS = "gc-refs";
     public static final String DUE = "gc-due";
 
-    private static final Logger LOG = Logger.getLogger(LedgerProcessor.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LedgerProcessor.class);
 
     private final PhaseTwo.Factory phaseTwo;
     private PhaseTwo deleter;
@@ -111,7 +112,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         if (updated.tombstoned()) {
             if (entry == null || entry.record() == null) {
                 metrics.anomaly(Anomaly.UNKNOWN_TOMBSTONE);
-                LOG.warnf("Tombstone for object %s, never seen LIVE: its bytes on %s are deleted after its grace "
+                LOG.warn("Tombstone for object {}, never seen LIVE: its bytes on {} are deleted after its grace "
                         + "window like any other", id, newRecord.getNodesList());
             }
             if (updated.deleted()) {
@@ -135,7 +136,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         LedgerEntry entry = ledger.get(id);
         if (entry == null || entry.record() == null) {
             metrics.anomaly(Anomaly.UNKNOWN_ACCESS);
-            LOG.debugf("Access to unknown object %s ignored (removed already, or not registered)", id);
+            LOG.debug("Access to unknown object {} ignored (removed already, or not registered)", id);
             return;
         }
         if (lastAccessMs <= entry.lastAccessMs()) {

@@ -8,7 +8,8 @@ import java.util.Set;
 
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.storage.Mailbox;
@@ -33,7 +34,7 @@ import io.promptcache.schema.proto.ObjectRecord;
  */
 public final class PhaseTwo {
 
-    private static final Logger LOG = Logger.getLogger(PhaseTwo.class);
+    private static final Logger LOG = LoggerFactory.getLogger(PhaseTwo.class);
 
     /** Builds the punctuator of one ledger task. */
     @FunctionalInterface
@@ -128,7 +129,7 @@ public final class PhaseTwo {
                 deleted(id, current, copies);
             } else {
                 metrics.deleteFailed();
-                LOG.warnf("DELETE of object %s failed (%s); retried with backoff", id, failure.getMessage());
+                LOG.warn("DELETE of object {} failed ({}); retried with backoff", id, failure.getMessage());
                 retryLater(id, current, ledger.context().currentSystemTimeMs());
             }
         });
@@ -166,7 +167,7 @@ public final class PhaseTwo {
                 return null;
             }, (none, failure) -> {
                 if (failure != null) {
-                    LOG.debugf("Could not mark object %s reclaimable on node %s: %s", id, nodeId,
+                    LOG.debug("Could not mark object {} reclaimable on node {}: {}", id, nodeId,
                             failure.getMessage());
                 }
             });
@@ -190,7 +191,7 @@ public final class PhaseTwo {
                 case SILENT -> waitFor = true;
                 case LOST -> {
                     metrics.skippedCopy();
-                    LOG.debugf("Node %s is lost: the copy of object %s is dropped without a DELETE", nodeId, id);
+                    LOG.debug("Node {} is lost: the copy of object {} is dropped without a DELETE", nodeId, id);
                 }
             }
         }

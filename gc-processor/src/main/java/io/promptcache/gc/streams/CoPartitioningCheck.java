@@ -15,7 +15,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
@@ -33,7 +34,7 @@ import io.smallrye.common.annotation.Identifier;
 @ApplicationScoped
 public class CoPartitioningCheck implements HealthCheck {
 
-    private static final Logger LOG = Logger.getLogger(CoPartitioningCheck.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CoPartitioningCheck.class);
 
     @Inject
     @Identifier("default-kafka-broker")
@@ -62,7 +63,7 @@ public class CoPartitioningCheck implements HealthCheck {
                 passed = true;
                 return HealthCheckResponse.up("co-partitioning");
             }
-            LOG.errorf("Topics %s must have the same number of partitions, not %s: the gc-processor reads them "
+            LOG.error("Topics {} must have the same number of partitions, not {}: the gc-processor reads them "
                     + "co-partitioned by object id; add partitions so they match", topics, counts);
             return HealthCheckResponse.named("co-partitioning").down().withData("partitions", counts.toString())
                     .build();

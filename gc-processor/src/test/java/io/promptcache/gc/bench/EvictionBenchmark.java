@@ -25,9 +25,10 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.GcConfig;
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.devservices.testing.TestDirectories;
 import io.promptcache.gc.testing.ClusterClient;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.ObjectId;
@@ -60,18 +61,17 @@ public final class EvictionBenchmark {
         double rate = Double.parseDouble(options.getOrDefault("rate-mib", "2")) * (1 << 20);
         double fill = Double.parseDouble(options.getOrDefault("fill", "3"));
         String grace = options.getOrDefault("grace", "1s");
-        TestDirectories.delete(WORK);
+        WorkDirectories.delete(WORK);
         Files.createDirectories(WORK);
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
                 StorageNodeProcess node = StorageNodeProcess.start(broker.bootstrapServers(), Map.of(
                         "promptcache.storage.capacity-bytes", Long.toString(capacity),
                         "promptcache.storage.tier.ram-capacity-bytes", Long.toString(capacity),
                         "promptcache.storage.heartbeat-interval", "250ms"));
-                ServiceProcess gc = ServiceProcess.of("gc-processor", Map.of("kafka.bootstrap.servers",
-                        broker.bootstrapServers(), "kafka-streams.state.dir", WORK.resolve("gc-state").toString(),
-                        "promptcache.gc.grace", grace, "promptcache.gc.evict-interval", "250ms",
-                        "promptcache.gc.delete.interval", "250ms", "quarkus.log.level", "WARN"),
-                        WORK.resolve("gc.log")).start(Duration.ofSeconds(120));
+                ServiceProcess gc = ServiceProcess.of("gc-processor", GcConfig.of(broker.bootstrapServers(), "gc",
+                        ServiceProcess.freePort(), WORK.resolve("gc-state")).with("promptcache.gc.grace", grace)
+                        .with("promptcache.gc.evict-interval", "250ms").with("promptcache.gc.delete.interval", "250ms")
+                        .logLevel("WARN").toMap(), WORK.resolve("gc.log")).start(Duration.ofSeconds(120));
                 ClusterClient cluster = new ClusterClient(broker.bootstrapServers(), node.nodeId(), node.endpoint());
                 KafkaConsumer<byte[], byte[]> heartbeats = heartbeats(broker.bootstrapServers())) {
             run(cluster, heartbeats, new GcView(gc, node.nodeId()), capacity, objectBytes, rate, fill, grace);

@@ -12,7 +12,8 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,7 +35,7 @@ import io.quarkus.runtime.StartupEvent;
 @ApplicationScoped
 public class AccessSampler {
 
-    private static final Logger LOG = Logger.getLogger(AccessSampler.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AccessSampler.class);
 
     private final KafkaProducers producers;
     private final IndexConfig.Access config;
@@ -91,7 +92,7 @@ public class AccessSampler {
         try {
             flush();
         } catch (RuntimeException e) {
-            LOG.warnf("access flush failed: %s", e.toString());
+            LOG.warn("access flush failed: {}", e.toString());
         }
     }
 

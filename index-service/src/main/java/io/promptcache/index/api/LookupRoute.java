@@ -23,7 +23,7 @@ import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
 import io.promptcache.index.tenancy.Tenancy;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;

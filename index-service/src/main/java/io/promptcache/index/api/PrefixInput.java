@@ -9,7 +9,7 @@ import io.promptcache.index.error.ApiErrorCode;
 import io.promptcache.index.error.ApiException;
 import io.promptcache.index.lookup.Prefixes;
 import io.promptcache.index.namespace.Namespace;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 
 /**
  * The prefix a request names: its tokens, or the engine's own block-hash chain (hex strings, one per complete

@@ -31,7 +31,7 @@ import io.promptcache.index.store.StorePlan;
 import io.promptcache.index.store.StoreService;
 import io.promptcache.index.tenancy.Caller;
 import io.promptcache.index.tenancy.Tenancy;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 
 /**
  * Store: one-shot (a framed body: JSON head, then the KV bytes, streamed to the storage node) or two-step (reserve

@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -22,7 +23,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
  */
 public final class ApiErrors {
 
-    private static final Logger LOG = Logger.getLogger(ApiErrors.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ApiErrors.class);
 
     private ApiErrors() {
     }
@@ -44,7 +45,7 @@ public final class ApiErrors {
             if (error.code() == ApiErrorCode.INTERNAL_ERROR) {
                 LOG.error("request failed", failure);
             } else {
-                LOG.warnf("%d %s: %s%s", error.status(), error.code().code(), error.getMessage(),
+                LOG.warn("{} {}: {}{}", error.status(), error.code().code(), error.getMessage(),
                         error.getCause() == null ? "" : " (" + error.getCause() + ")");
             }
         }

@@ -12,7 +12,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads every partition of one topic from its beginning, on a thread of its own, for as long as the service runs
@@ -22,7 +23,7 @@ import org.jboss.logging.Logger;
  */
 public final class TopicReader {
 
-    private static final Logger LOG = Logger.getLogger(TopicReader.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TopicReader.class);
 
     private final KafkaProducers producers;
     private final String topic;
@@ -103,7 +104,7 @@ public final class TopicReader {
         } catch (WakeupException e) {
             // stopping
         } catch (RuntimeException e) {
-            LOG.errorf(e, "%s: the reader of %s stopped", name, topic);
+            LOG.error("{}: the reader of {} stopped", name, topic, e);
         }
     }
 
@@ -113,7 +114,7 @@ public final class TopicReader {
             if (infos != null && !infos.isEmpty()) {
                 return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
             }
-            LOG.warnf("%s: topic %s not found; waiting for it", name, topic);
+            LOG.warn("{}: topic {} not found; waiting for it", name, topic);
             try {
                 Thread.sleep(5_000);
             } catch (InterruptedException e) {
@@ -128,7 +129,7 @@ public final class TopicReader {
         if (end.entrySet().stream().allMatch(e -> c.position(e.getKey()) >= e.getValue())) {
             caughtUp = true;
             replayMillis = (System.nanoTime() - started) / 1_000_000;
-            LOG.infof("%s: read %s up to its end at start, %d records in %d ms", name, topic, read.get(),
+            LOG.info("{}: read {} up to its end at start, {} records in {} ms", name, topic, read.get(),
                     replayMillis);
         }
     }

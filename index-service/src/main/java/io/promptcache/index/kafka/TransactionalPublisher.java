@@ -16,7 +16,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,7 +38,7 @@ import io.promptcache.index.metrics.StorePhase;
 @ApplicationScoped
 public class TransactionalPublisher {
 
-    private static final Logger LOG = Logger.getLogger(TransactionalPublisher.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionalPublisher.class);
     /** Records one transaction takes at most from the queue (one caller's batch is never split, however large). */
     static final int MAX_RECORDS_PER_TRANSACTION = 20_000;
 
@@ -182,7 +183,7 @@ public class TransactionalPublisher {
                 slot.ready();
             } catch (RuntimeException e) {
                 slot.discard();
-                LOG.debugf(e, "transactional producer %d not initialized at start", slot.index);
+                LOG.debug("transactional producer {} not initialized at start", slot.index, e);
             } finally {
                 lock.lock();
                 try {
@@ -294,7 +295,7 @@ public class TransactionalPublisher {
                 try {
                     producer.close(Duration.ZERO);
                 } catch (RuntimeException e) {
-                    LOG.debugf(e, "closing transactional producer %d", index);
+                    LOG.debug("closing transactional producer {}", index, e);
                 }
                 producer = null;
             }

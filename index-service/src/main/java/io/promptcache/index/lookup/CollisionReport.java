@@ -5,7 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.schema.key.PrefixKey;
@@ -19,7 +20,7 @@ import io.promptcache.schema.proto.PrefixEntry;
 @ApplicationScoped
 public class CollisionReport implements LongestPrefixSearch.CollisionListener {
 
-    private static final Logger LOG = Logger.getLogger(CollisionReport.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CollisionReport.class);
     /** Keys remembered for the report; further ones are counted only. */
     static final int MAX_KEYS = 1_000;
 
@@ -47,8 +48,8 @@ public class CollisionReport implements LongestPrefixSearch.CollisionListener {
         String text = key.toString();
         if (keys.size() < MAX_KEYS && keys.putIfAbsent(text,
                 new Quarantined(text, requestedBlocks, entry.getBlocks(), entry.getObjectId())) == null) {
-            LOG.warnf("Prefix key %s quarantined: the request puts it at block %d, its entry covers %d blocks "
-                    + "(object %s). A hash collision or a producer bug; the key is never served.", text,
+            LOG.warn("Prefix key {} quarantined: the request puts it at block {}, its entry covers {} blocks "
+                    + "(object {}). A hash collision or a producer bug; the key is never served.", text,
                     requestedBlocks, entry.getBlocks(), entry.getObjectId());
         }
     }

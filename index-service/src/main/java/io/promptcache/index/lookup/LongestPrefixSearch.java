@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.promptcache.schema.hash.LongestPrefix;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;

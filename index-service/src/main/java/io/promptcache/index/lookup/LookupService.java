@@ -7,8 +7,7 @@ import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.storage.NodeDirectory;
 import io.promptcache.index.storage.NodeStorage;
-import io.promptcache.index.streams.ReplicaStores;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -19,14 +18,14 @@ import io.promptcache.schema.proto.PrefixEntry;
 @ApplicationScoped
 public class LookupService {
 
-    private final ReplicaStores stores;
+    private final PrefixIndex stores;
     private final PrefixMatcher matcher;
     private final NodeStorage storage;
     private final NodeDirectory nodes;
     private final AccessSampler access;
     private final IndexMetrics metrics;
 
-    LookupService(ReplicaStores stores, PrefixMatcher matcher, NodeStorage storage, NodeDirectory nodes,
+    LookupService(PrefixIndex stores, PrefixMatcher matcher, NodeStorage storage, NodeDirectory nodes,
             AccessSampler access,
             IndexMetrics metrics) {
         this.stores = stores;

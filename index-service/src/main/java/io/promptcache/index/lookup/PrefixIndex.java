@@ -10,6 +10,9 @@ import io.promptcache.schema.proto.PrefixEntry;
  */
 public interface PrefixIndex {
 
+    /** Throws {@code InvalidStateStoreException} while the stores cannot be read (restoring, rebalancing). */
+    void requireReady();
+
     /** The entry advertised under {@code key}, or null. */
     PrefixEntry prefix(PrefixKey key);
 

@@ -2,17 +2,16 @@ package io.promptcache.index.lookup;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.promptcache.index.streams.ReplicaStores;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 
 /** The longest live prefix of a chain in this replica's stores: what a lookup answers and a store deduplicates by. */
 @ApplicationScoped
 public class PrefixMatcher {
 
-    private final ReplicaStores stores;
+    private final PrefixIndex stores;
     private final LongestPrefixSearch search;
 
-    PrefixMatcher(ReplicaStores stores, CollisionReport collisions) {
+    PrefixMatcher(PrefixIndex stores, CollisionReport collisions) {
         this.stores = stores;
         this.search = new LongestPrefixSearch(collisions);
     }

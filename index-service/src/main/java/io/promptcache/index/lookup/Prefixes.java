@@ -7,7 +7,7 @@ import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.error.ApiErrorCode;
 import io.promptcache.index.error.ApiException;
 import io.promptcache.index.namespace.Namespace;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 
 /**
  * A prompt's prefix-hash chain from its token ids, or from the binary token form (little-endian int32, nothing

@@ -12,7 +12,6 @@ import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.error.ApiErrorCode;
 import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.KafkaProducers;
-import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.index.tenancy.Caller;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.namespace.NamespaceId;
@@ -28,13 +27,13 @@ import io.promptcache.schema.topic.Topics;
 @ApplicationScoped
 public class NamespaceRegistry {
 
-    private final ReplicaStores stores;
+    private final NamespaceTable stores;
     private final KafkaProducers producers;
     private final IndexConfig config;
     private final Tenancy tenancy;
     private final Map<NamespaceId, Namespace> cache = new ConcurrentHashMap<>();
 
-    NamespaceRegistry(ReplicaStores stores, KafkaProducers producers, IndexConfig config, Tenancy tenancy) {
+    NamespaceRegistry(NamespaceTable stores, KafkaProducers producers, IndexConfig config, Tenancy tenancy) {
         this.tenancy = tenancy;
         this.stores = stores;
         this.producers = producers;

@@ -5,7 +5,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.kafka.KafkaProducers;
 import io.promptcache.index.kafka.TopicReader;
@@ -23,7 +24,7 @@ import io.quarkus.runtime.StartupEvent;
 @ApplicationScoped
 public class EngineEventIngest {
 
-    private static final Logger LOG = Logger.getLogger(EngineEventIngest.class);
+    private static final Logger LOG = LoggerFactory.getLogger(EngineEventIngest.class);
 
     private final Routing routing;
     private final RoutingMetrics metrics;

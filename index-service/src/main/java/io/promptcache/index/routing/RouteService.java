@@ -9,7 +9,8 @@ import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.error.ApiErrorCode;
@@ -33,7 +34,7 @@ import io.promptcache.schema.topic.Topics;
 @ApplicationScoped
 public class RouteService {
 
-    private static final Logger LOG = Logger.getLogger(RouteService.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RouteService.class);
 
     private final Routing routing;
     private final EngineEventIngest ingest;
@@ -172,12 +173,12 @@ public class RouteService {
             producers.plain().send(producers.record(Topics.ENGINE_EVENTS, new BackendId(backend), event.build()),
                     (metadata, e) -> {
                         if (e != null) {
-                            LOG.warnf("Routing decision for %s not shared with other replicas: %s", backend,
+                            LOG.warn("Routing decision for {} not shared with other replicas: {}", backend,
                                     e.getMessage());
                         }
                     });
         } catch (IllegalArgumentException e) {
-            LOG.debugf("Backend id %s cannot key engine-events (%s): decision kept on this replica only", backend,
+            LOG.debug("Backend id {} cannot key engine-events ({}): decision kept on this replica only", backend,
                     e.getMessage());
         }
     }

@@ -8,7 +8,8 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.quarkus.runtime.StartupEvent;
 
@@ -16,7 +17,7 @@ import io.quarkus.runtime.StartupEvent;
 @ApplicationScoped
 public class RoutingUpkeep {
 
-    private static final Logger LOG = Logger.getLogger(RoutingUpkeep.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RoutingUpkeep.class);
 
     private final Routing routing;
     private final RoutingMetrics metrics;
@@ -45,7 +46,7 @@ public class RoutingUpkeep {
         try {
             UpkeepRound.Outcome outcome = round.run(System.currentTimeMillis());
             metrics.dropped(outcome.blocksDropped());
-            outcome.backendsDropped().forEach(b -> LOG.infof("Backend %s sent no event for %s: dropped from "
+            outcome.backendsDropped().forEach(b -> LOG.info("Backend {} sent no event for {}: dropped from "
                     + "routing", b, routing.config().backendSilence()));
         } catch (RuntimeException e) {
             LOG.error("Routing upkeep round failed; the next one retries", e);

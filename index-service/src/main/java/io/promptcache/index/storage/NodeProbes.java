@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.schema.proto.NodeStatus;
 
@@ -27,7 +28,7 @@ import io.promptcache.schema.proto.NodeStatus;
 @ApplicationScoped
 public class NodeProbes {
 
-    private static final Logger LOG = Logger.getLogger(NodeProbes.class);
+    private static final Logger LOG = LoggerFactory.getLogger(NodeProbes.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
     private static final long FRESH_MS = 1_000;
     static final int TIMEOUTS_TO_DOWN = 3;
@@ -63,7 +64,7 @@ public class NodeProbes {
                     ? response.statusCode() == 200
                     : timedOut && probe.timeouts + 1 < TIMEOUTS_TO_DOWN && probe.answered;
             if (up != probe.answered) {
-                LOG.infof("Storage node %s %s its probe (its heartbeats stopped with every other node's)%s",
+                LOG.info("Storage node {} {} its probe (its heartbeats stopped with every other node's){}",
                         node.getNodeId(), up ? "answers" : "does not answer",
                         failure == null ? "" : ": " + failure);
             }

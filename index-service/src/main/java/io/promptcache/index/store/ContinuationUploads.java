@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.error.ApiErrorCode;
 import io.promptcache.index.error.ApiException;
@@ -32,7 +33,7 @@ import io.promptcache.schema.proto.NodeStatus;
 @ApplicationScoped
 public class ContinuationUploads {
 
-    private static final Logger LOG = Logger.getLogger(ContinuationUploads.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ContinuationUploads.class);
     static final int SHARED_PART = 1;
     static final int NEW_PART = 2;
 
@@ -135,7 +136,7 @@ public class ContinuationUploads {
         try {
             storage.abort(node, key, uploadId);
         } catch (StorageCallException e) {
-            LOG.warnf("Could not abort upload %s of %s: %s", uploadId, key, e.getMessage());
+            LOG.warn("Could not abort upload {} of {}: {}", uploadId, key, e.getMessage());
         }
     }
 

@@ -1,7 +1,7 @@
 package io.promptcache.index.store;
 
 import io.promptcache.index.namespace.Namespace;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.proto.BlockLayout;
 
 /**

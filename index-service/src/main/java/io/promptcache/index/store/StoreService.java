@@ -11,7 +11,8 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.error.ApiErrorCode;
@@ -47,7 +48,7 @@ import io.promptcache.schema.topic.Topics;
 @ApplicationScoped
 public class StoreService {
 
-    private static final Logger LOG = Logger.getLogger(StoreService.class);
+    private static final Logger LOG = LoggerFactory.getLogger(StoreService.class);
 
     private final PrefixMatcher matcher;
     private final Placement placement;
@@ -160,7 +161,7 @@ public class StoreService {
             if (plan.fromBlock() > 0) {
                 throw e;
             }
-            LOG.debugf("Continuation of %s not possible (%s); storing the whole prompt", continuation.parentId(),
+            LOG.debug("Continuation of {} not possible ({}); storing the whole prompt", continuation.parentId(),
                     e.getMessage());
             return null;
         }
@@ -343,7 +344,7 @@ public class StoreService {
         try {
             publisher.publish(records, metrics::storePhase);
         } catch (TransactionalPublisher.PublishException e) {
-            LOG.warnf("Store of %s not published (%s); its %d bytes on node %s are left to the GC's orphan sweep",
+            LOG.warn("Store of {} not published ({}); its {} bytes on node {} are left to the GC's orphan sweep",
                     id, e.getMessage(), plan.totalBytes(), node.getNodeId());
             throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE, "the object could not be registered: Kafka did not "
                     + "commit the transaction in time; nothing was advertised", e);
@@ -405,7 +406,7 @@ public class StoreService {
         try {
             body.transferTo(OutputStream.nullOutputStream());
         } catch (IOException e) {
-            LOG.debugf("draining a deduplicated store body: %s", e);
+            LOG.debug("draining a deduplicated store body: {}", e);
         }
     }
 }

@@ -7,7 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.TransactionalPublisher;
@@ -25,7 +26,7 @@ import io.quarkus.runtime.StartupEvent;
 @ApplicationScoped
 public class StoreWarmup {
 
-    private static final Logger LOG = Logger.getLogger(StoreWarmup.class);
+    private static final Logger LOG = LoggerFactory.getLogger(StoreWarmup.class);
     static final Duration NODE_WAIT = Duration.ofMinutes(2);
 
     private final TransactionalPublisher publisher;
@@ -69,7 +70,7 @@ public class StoreWarmup {
             try {
                 store.prepare(node);
             } catch (ApiException e) {
-                LOG.debugf("storage node %s not readied at start: %s", node.getNodeId(), e.getMessage());
+                LOG.debug("storage node {} not readied at start: {}", node.getNodeId(), e.getMessage());
             }
         }
     }

@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.lookup.PrefixIndex;
+import io.promptcache.index.namespace.NamespaceTable;
 import io.promptcache.schema.kafka.ConsumerLag;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
@@ -34,7 +35,7 @@ import io.promptcache.schema.proto.PrefixEntry;
  * {@link #ready()} says so and reads throw {@link InvalidStateStoreException}.
  */
 @ApplicationScoped
-public class ReplicaStores implements PrefixIndex {
+public class ReplicaStores implements PrefixIndex, NamespaceTable {
 
     /** Sharers confirmed against the ObjectTable per probe at most (a view can lag its records by a moment). */
     private static final int MAX_SHARERS_TRIED = 4;
@@ -82,6 +83,7 @@ public class ReplicaStores implements PrefixIndex {
     }
 
     /** Throws (mapped to 503 + Retry-After) unless {@link #ready()}. */
+    @Override
     public void requireReady() {
         KafkaStreams.State state = streams.state();
         if (state != KafkaStreams.State.RUNNING) {
@@ -139,6 +141,7 @@ public class ReplicaStores implements PrefixIndex {
     }
 
     /** The registered namespace, or null; {@link InvalidStateStoreException} (503 Restoring) until {@link #ready()}. */
+    @Override
     public NamespaceRecord namespace(NamespaceId id) {
         // a global store is queryable while Kafka Streams is REBALANCING, restoring: "unknown" would be a lie then
         requireReady();

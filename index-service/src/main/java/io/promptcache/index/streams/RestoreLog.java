@@ -10,7 +10,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.processor.StateRestoreListener;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Says how a replica got ready: Kafka Streams restores every global store partition from its checkpoint (or from
@@ -21,7 +22,7 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class RestoreLog implements StateRestoreListener, KafkaStreams.StateListener {
 
-    private static final Logger LOG = Logger.getLogger(RestoreLog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RestoreLog.class);
 
     private final Map<String, Progress> stores = new ConcurrentHashMap<>();
     private final long createdNanos = System.nanoTime();
@@ -48,10 +49,10 @@ public class RestoreLog implements StateRestoreListener, KafkaStreams.StateListe
         if (newState != KafkaStreams.State.RUNNING || stores.isEmpty()) {
             return;
         }
-        new TreeMap<>(stores).forEach((store, p) -> LOG.infof("Global store %s restored: %d records from %d "
-                + "partition(s) in %d ms", store, p.records.get(), p.partitions.get(),
+        new TreeMap<>(stores).forEach((store, p) -> LOG.info("Global store {} restored: {} records from {} "
+                + "partition(s) in {} ms", store, p.records.get(), p.partitions.get(),
                 (p.endNanos - p.startNanos) / 1_000_000));
-        LOG.infof("Kafka Streams RUNNING %d ms after the client was created", (System.nanoTime() - createdNanos)
+        LOG.info("Kafka Streams RUNNING {} ms after the client was created", (System.nanoTime() - createdNanos)
                 / 1_000_000);
         stores.clear();
     }

@@ -9,7 +9,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.ws.rs.core.HttpHeaders;
 
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.error.ApiErrorCode;
@@ -26,7 +27,7 @@ import io.quarkus.runtime.StartupEvent;
 @ApplicationScoped
 public class Tenancy {
 
-    private static final Logger LOG = Logger.getLogger(Tenancy.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Tenancy.class);
     public static final String API_KEY_HEADER = "X-Api-Key";
 
     private final boolean open;
@@ -56,7 +57,7 @@ public class Tenancy {
             LOG.warn("Auth mode OPEN: no API keys, every caller reaches every namespace. For local development only; "
                     + "set promptcache.index.auth.mode=api-key and promptcache.index.auth.tenants.<tenant>.api-keys");
         } else {
-            LOG.infof("Auth mode API-KEY: %d key(s) for %d tenant(s)", tenantByKeyDigest.size(),
+            LOG.info("Auth mode API-KEY: {} key(s) for {} tenant(s)", tenantByKeyDigest.size(),
                     tenantByKeyDigest.values().stream().distinct().count());
         }
     }

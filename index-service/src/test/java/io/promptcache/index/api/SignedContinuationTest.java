@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.devservices.testing.StorageNodeFixture;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -31,7 +32,7 @@ import static org.hamcrest.Matchers.equalTo;
  */
 @QuarkusTest
 @TestProfile(SignedContinuationTest.Signed.class)
-@NodeBackedTest.NodeConfig({"promptcache.storage.auth.mode=sigv4",
+@StorageNodeFixture.NodeConfig({"promptcache.storage.auth.mode=sigv4",
         "promptcache.storage.auth.credentials." + SignedContinuationTest.KEY_ID + "=" + SignedContinuationTest.SECRET})
 class SignedContinuationTest extends NodeBackedTest {
 

@@ -25,11 +25,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.testing.ServiceProcess;
-import io.promptcache.devservices.testing.TestDirectories;
+import io.promptcache.devservices.launcher.IndexConfig;
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.devservices.launcher.StorageNodeConfig;
+import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.schema.hash.HashAlgorithm;
-import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.BlockLayout;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -86,18 +88,16 @@ public final class LookupBenchmark {
     }
 
     private void run() throws Exception {
-        TestDirectories.delete(WORK);
+        WorkDirectories.delete(WORK);
         Files.createDirectories(WORK);
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
                 .withPartitions(3));
-                ServiceProcess node = ServiceProcess.of("storage-node", Map.of("kafka.bootstrap.servers",
-                        broker.bootstrapServers(), "promptcache.storage.node-id", "bench-node",
-                        "promptcache.storage.data-dir", WORK.resolve("node").toString(),
-                        "promptcache.storage.heartbeat-interval", "1s", "quarkus.log.level", "WARN"),
-                        WORK.resolve("node.log")).start(Duration.ofSeconds(120));
-                ServiceProcess index = ServiceProcess.of("index-service", Map.of("kafka.bootstrap.servers",
-                        broker.bootstrapServers(), "kafka-streams.state.dir", WORK.resolve("index-state").toString(),
-                        "promptcache.index.instance-id", "bench", "quarkus.log.level", "WARN"),
+                ServiceProcess node = ServiceProcess.of("storage-node", StorageNodeConfig.of(
+                        broker.bootstrapServers(), "bench-node", ServiceProcess.freePort(), WORK.resolve("node"))
+                        .heartbeat(Duration.ofSeconds(1)).logLevel("WARN").toMap(), WORK.resolve("node.log"))
+                        .start(Duration.ofSeconds(120));
+                ServiceProcess index = ServiceProcess.of("index-service", IndexConfig.of(broker.bootstrapServers(),
+                        "bench", ServiceProcess.freePort(), WORK.resolve("index-state")).logLevel("WARN").toMap(),
                         WORK.resolve("index.log")).withJvmArgs(List.of("-Xmx" + options.get("index-heap")))
                         .start(Duration.ofSeconds(120));
                 Redis redis = Redis.start(option("redis-port"), WORK.resolve("redis.log"))) {

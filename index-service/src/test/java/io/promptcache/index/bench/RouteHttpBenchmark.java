@@ -22,8 +22,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.testing.ServiceProcess;
-import io.promptcache.devservices.testing.TestDirectories;
+import io.promptcache.devservices.launcher.IndexConfig;
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.schema.key.BackendId;
 import io.promptcache.schema.proto.BlockStored;
 import io.promptcache.schema.proto.EngineBlockHash;
@@ -50,13 +51,13 @@ public final class RouteHttpBenchmark {
             String[] kv = arg.replaceFirst("^--", "").split("=", 2);
             options.put(kv[0], kv[1]);
         }
-        TestDirectories.delete(WORK);
+        WorkDirectories.delete(WORK);
         Files.createDirectories(WORK);
         RouteWorkload workload = new RouteWorkload();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
-                ServiceProcess index = ServiceProcess.of("index-service", Map.of("kafka.bootstrap.servers",
-                        broker.bootstrapServers(), "kafka-streams.state.dir", WORK.resolve("state").toString(),
-                        "quarkus.log.level", "WARN", "quarkus.http.limits.max-body-size", "64M"),
+                ServiceProcess index = ServiceProcess.of("index-service", IndexConfig.of(broker.bootstrapServers(),
+                        "bench", ServiceProcess.freePort(), WORK.resolve("state")).logLevel("WARN")
+                        .with("quarkus.http.limits.max-body-size", "64M").toMap(),
                         WORK.resolve("index.log")).start(Duration.ofSeconds(120))) {
             String ns = register(index);
             ingest(broker.bootstrapServers(), index, workload);

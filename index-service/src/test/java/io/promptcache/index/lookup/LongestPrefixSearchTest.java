@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.index.streams.Sharers;
 import io.promptcache.schema.hash.HashAlgorithm;
-import io.promptcache.schema.hash.PrefixChain;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -32,6 +32,11 @@ class LongestPrefixSearchTest {
     private final List<String> collisions = new ArrayList<>();
     private final List<String> reads = new ArrayList<>();
     private final PrefixIndex index = new PrefixIndex() {
+
+        @Override
+        public void requireReady() {
+            // always ready: a map in memory
+        }
 
         @Override
         public PrefixEntry prefix(PrefixKey key) {

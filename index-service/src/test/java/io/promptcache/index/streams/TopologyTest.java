@@ -15,8 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.schema.hash.HashAlgorithm;
-import io.promptcache.schema.hash.PrefixChain;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.ObjectRecord;

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.promptcache.stack.Sizes;
+import io.promptcache.stack.cli.Sizes;
 import io.promptcache.stack.trace.MooncakeTrace;
 import io.promptcache.stack.up.StackInfo;
 

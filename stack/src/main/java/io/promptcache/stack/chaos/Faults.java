@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.stack.up.Stack;
 import io.promptcache.stack.up.StackInfo;
 

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;

@@ -1,22 +1,15 @@
 package io.promptcache.stack.chaos;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import io.promptcache.devservices.testing.ServiceProcess;
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.stack.status.Http;
 import io.promptcache.stack.status.Metrics;
 
 /** Bounded waits, clocks and metric reads of a chaos run. */
 final class Waits {
-
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private Waits() {
     }
@@ -37,16 +30,7 @@ final class Waits {
 
     /** A service's {@code /q/metrics} now (empty when it does not answer). */
     static Metrics metrics(ServiceProcess service) {
-        try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(service.url("/q/metrics")))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-            return Metrics.parse(Objects.requireNonNullElse(response.body(), ""));
-        } catch (IOException e) {
-            return Metrics.parse("");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Metrics.parse("");
-        }
+        return Metrics.parse(Http.get(service.url("/q/metrics")).orElse(""));
     }
 
     static long millisSince(long nanos) {

@@ -11,7 +11,13 @@ import java.util.Optional;
 /** Small blocking GETs against the stack's management endpoints. */
 public final class Http {
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /**
+     * HTTP/1.1: the JDK client's default asks every new connection to upgrade to h2c, and Vert.x's answer to that
+     * upgrade with a large body (a metrics page of megabytes) can reach the client as HTTP/1.1 bytes read as HTTP/2
+     * frames ("Frame type(116) length(7302512) exceeds MAX_FRAME_SIZE").
+     */
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
 
     private Http() {
     }

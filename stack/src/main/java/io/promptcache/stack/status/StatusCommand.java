@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
 
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.proto.NodeStatus;
-import io.promptcache.stack.Sizes;
+import io.promptcache.stack.cli.Sizes;
 import io.promptcache.stack.up.StackInfo;
 
 import picocli.CommandLine.Command;

@@ -6,13 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import io.promptcache.devservices.testing.ServiceProcess;
-import io.promptcache.devservices.testing.TestDirectories;
+import io.promptcache.devservices.launcher.GcConfig;
+import io.promptcache.devservices.launcher.IndexConfig;
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.devservices.launcher.StorageNodeConfig;
+import io.promptcache.devservices.launcher.WorkDirectories;
 
 /**
  * The whole system on one machine, each part its own process: the Kafka broker (unless an external one is named),
@@ -188,21 +190,13 @@ public final class Stack implements AutoCloseable {
     }
 
     private Map<String, String> nodeConfig(String bootstrap, String id, int port) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("quarkus.http.port", Integer.toString(port));
-        c.put("kafka.bootstrap.servers", bootstrap);
-        c.put("promptcache.storage.node-id", id);
-        c.put("promptcache.storage.data-dir", dataDir.resolve(id).toString());
-        c.put("promptcache.storage.capacity-bytes", Long.toString(spec.nodeCapacity()));
-        c.put("promptcache.storage.tier.ram-capacity-bytes", Long.toString(Math.min(spec.nodeCapacity(), 128L << 20)));
-        c.put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
-        c.put("promptcache.storage.heartbeat-interval", "1s");
+        StorageNodeConfig c = StorageNodeConfig.of(bootstrap, id, port, dataDir.resolve(id))
+                .capacity(spec.nodeCapacity()).ramTier(Math.min(spec.nodeCapacity(), 128L << 20))
+                .heartbeat(Duration.ofSeconds(1));
         if (storageKey != null) {
-            c.put("promptcache.storage.auth.mode", "sigv4");
-            c.put("promptcache.storage.auth.credentials." + storageKey.getKey(), storageKey.getValue());
+            c.sigv4(storageKey.getKey(), storageKey.getValue());
         }
-        c.putAll(spec.nodeConfig());
-        return c;
+        return c.with(spec.nodeConfig()).toMap();
     }
 
     /** The {@code i}-th port from {@code base}; base 0: any free port. */
@@ -211,35 +205,22 @@ public final class Stack implements AutoCloseable {
     }
 
     private Map<String, String> gcConfig(String bootstrap, String name, int port) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("quarkus.http.port", Integer.toString(port));
-        c.put("kafka.bootstrap.servers", bootstrap);
-        c.put("kafka-streams.state.dir", dataDir.resolve(name).resolve("state").toString());
-        c.put("promptcache.gc.instance-id", name);
+        GcConfig c = GcConfig.of(bootstrap, name, port, dataDir.resolve(name).resolve("state"));
         if (storageKey != null) {
-            c.put("promptcache.gc.storage.access-key-id", storageKey.getKey());
-            c.put("promptcache.gc.storage.secret-access-key", storageKey.getValue());
+            c.storageCredentials(storageKey.getKey(), storageKey.getValue());
         }
-        c.putAll(spec.gcConfig());
-        return c;
+        return c.with(spec.gcConfig()).toMap();
     }
 
     private Map<String, String> indexConfig(String bootstrap, String name, int port) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("quarkus.http.port", Integer.toString(port));
-        c.put("kafka.bootstrap.servers", bootstrap);
-        c.put("kafka-streams.state.dir", dataDir.resolve(name).resolve("state").toString());
-        c.put("promptcache.index.instance-id", name);
+        IndexConfig c = IndexConfig.of(bootstrap, name, port, dataDir.resolve(name).resolve("state"));
         if (storageKey != null) {
-            c.put("promptcache.index.storage.access-key-id", storageKey.getKey());
-            c.put("promptcache.index.storage.secret-access-key", storageKey.getValue());
+            c.storageCredentials(storageKey.getKey(), storageKey.getValue());
         }
         if (spec.apiKey() != null) {
-            c.put("promptcache.index.auth.mode", "api-key");
-            c.put("promptcache.index.auth.tenants." + StackSpec.TENANT + ".api-keys", spec.apiKey());
+            c.apiKey(StackSpec.TENANT, spec.apiKey());
         }
-        c.putAll(spec.indexConfig());
-        return c;
+        return c.with(spec.indexConfig()).toMap();
     }
 
     private Path logFile(String name) {
@@ -288,7 +269,7 @@ public final class Stack implements AutoCloseable {
             broker.stop();
         }
         if (throwaway) {
-            TestDirectories.delete(dataDir);
+            WorkDirectories.delete(dataDir);
         }
     }
 

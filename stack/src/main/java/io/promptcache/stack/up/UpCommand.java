@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.promptcache.schema.kafka.ClientSettings;
-import io.promptcache.stack.Sizes;
+import io.promptcache.stack.cli.Sizes;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -3,7 +3,8 @@ package io.promptcache.devservices.deployment;
 import java.util.Map;
 
 import org.eclipse.microprofile.config.ConfigProvider;
-import org.jboss.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.schema.topic.TopicCatalog;
 import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
@@ -26,7 +27,7 @@ public class EmbeddedKafkaDevServiceProcessor {
     static final String BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
     static final String STREAMS_BOOTSTRAP_SERVERS = "quarkus.kafka-streams.bootstrap-servers";
 
-    private static final Logger LOG = Logger.getLogger(EmbeddedKafkaDevServiceProcessor.class);
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaDevServiceProcessor.class);
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -40,7 +41,7 @@ public class EmbeddedKafkaDevServiceProcessor {
             return null;
         }
         if (ConfigUtils.isPropertyNonEmpty(BOOTSTRAP_SERVERS)) {
-            LOG.debugf("Embedded Kafka dev service not started: %s is set", BOOTSTRAP_SERVERS);
+            LOG.debug("Embedded Kafka dev service not started: {} is set", BOOTSTRAP_SERVERS);
             return null;
         }
         TopicCatalog catalog = new TopicCatalog(ConfigProvider.getConfig()

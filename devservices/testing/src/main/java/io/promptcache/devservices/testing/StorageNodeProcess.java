@@ -8,11 +8,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.devservices.launcher.StorageNodeConfig;
 
 /**
  * A real storage node for tests (the packaged storage-node app, its own process) heartbeating to {@code bootstrap}, with a
@@ -35,16 +37,8 @@ public final class StorageNodeProcess implements AutoCloseable {
         String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
         Path dir = Path.of("target", "storage-nodes", nodeId).toAbsolutePath();
         int port = ServiceProcess.freePort();
-        Map<String, String> props = new LinkedHashMap<>();
-        props.put("quarkus.http.port", Integer.toString(port));
-        props.put("kafka.bootstrap.servers", bootstrap);
-        props.put("promptcache.storage.node-id", nodeId);
-        props.put("promptcache.storage.data-dir", dir.resolve("data").toString());
-        props.put("promptcache.storage.heartbeat-interval", "500ms");
-        props.put("promptcache.storage.capacity-bytes", Long.toString(1L << 30));
-        props.put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
-        props.put("quarkus.log.level", "WARN");
-        props.putAll(extra);
+        Map<String, String> props = StorageNodeConfig.of(bootstrap, nodeId, port, dir.resolve("data"))
+                .heartbeat(Duration.ofMillis(500)).capacity(1L << 30).logLevel("WARN").with(extra).toMap();
         return new StorageNodeProcess(ServiceProcess.of("storage-node", props, dir.resolve("node.log"))
                 .start(Duration.ofSeconds(90)), nodeId);
     }

@@ -1,4 +1,4 @@
-package io.promptcache.devservices.testing;
+package io.promptcache.devservices.launcher;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Work directories of tests and benchmarks that start services. */
-public final class TestDirectories {
+/** Work directories of the services a launcher starts (tests, benchmarks, the local stack). */
+public final class WorkDirectories {
 
-    private TestDirectories() {
+    private WorkDirectories() {
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.promptcache.stack;
+package io.promptcache.stack.cli;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,11 @@
-package io.promptcache.schema.hash;
+package io.promptcache.schema.key;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
-import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.hash.Bytes;
+import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.namespace.NamespaceId;
 
 /**

@@ -1,4 +1,4 @@
-package io.promptcache.devservices.testing;
+package io.promptcache.devservices.launcher;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServiceProcess implements AutoCloseable {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** HTTP/1.1: no h2c upgrade of every new connection (see the stack's {@code status.Http}). */
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
 
     /** The AppCDS archive a service's build writes beside its {@code quarkus-run.jar}. */
     public static final String APP_CDS = "app-cds.jsa";

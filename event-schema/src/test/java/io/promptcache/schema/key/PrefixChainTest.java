@@ -1,4 +1,4 @@
-package io.promptcache.schema.hash;
+package io.promptcache.schema.key;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.promptcache.schema.GoldenVectors;
+import io.promptcache.schema.hash.Bytes;
+import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.namespace.NamespaceSpec;
 
@@ -72,7 +74,7 @@ class PrefixChainTest {
     void shouldHashTheEmptyInputToTheReferenceXxh3Value() {
         // XXH3_128bits("") from the xxHash reference implementation, canonical form
         byte[] out = new byte[16];
-        new Xxh3Digest().hash(new byte[0], 0, out, 0);
+        HashAlgorithm.XXH3_128.newDigest().hash(new byte[0], 0, out, 0);
         assertThat(Bytes.hex(out)).isEqualTo("99aa06d3014798d86001c324468d497f");
     }
 

@@ -1,0 +1,55 @@
+package io.promptcache.devservices.launcher;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The system properties a packaged service is started with, built by the one class that owns its keys
+ * ({@link StorageNodeConfig}, {@link IndexConfig}, {@link GcConfig}): the local stack, the tests and the benchmarks
+ * all start services through them, so a key is written in one place.
+ */
+public abstract class ServiceConfig<T extends ServiceConfig<T>> {
+
+    private final Map<String, String> properties = new LinkedHashMap<>();
+
+    ServiceConfig(String bootstrap, int port) {
+        put("quarkus.http.port", Integer.toString(port));
+        put("kafka.bootstrap.servers", bootstrap);
+    }
+
+    /** Further properties, each {@code key=value}; they win over what the builder set. */
+    public T with(Map<String, String> extra) {
+        properties.putAll(extra);
+        return self();
+    }
+
+    /** One further property. */
+    public T with(String key, String value) {
+        properties.put(key, value);
+        return self();
+    }
+
+    /** The service's root log level ({@code WARN} keeps a test's output short). */
+    public T logLevel(String level) {
+        return with("quarkus.log.level", level);
+    }
+
+    public Map<String, String> toMap() {
+        return new LinkedHashMap<>(properties);
+    }
+
+    final void put(String key, String value) {
+        properties.put(key, value);
+    }
+
+    /** A duration as the services read it ({@code 500ms}). */
+    static String duration(Duration duration) {
+        return duration.toMillis() + "ms";
+    }
+
+    @SuppressWarnings("unchecked")
+    final T self() {
+        return (T) this;
+    }
+}
