@@ -10,8 +10,11 @@ import time
 import unittest
 from typing import Any, List, Optional
 
+from promptcache.connector import KvLayout
+
+from . import sigv4
 from .stack import STACK
-from .vllm_sim import BLOCK, LAYERS, Request, VllmSim, held_stores, object_bytes, page_bytes, slow_stores
+from .vllm_sim import BLOCK, LAYERS, PAGE, Request, VllmSim, held_stores, object_bytes, page_bytes, slow_stores
 
 
 def setUpModule() -> None:
@@ -59,6 +62,11 @@ class VllmConnectorTest(unittest.TestCase):
         self.assertTrue(sim.worker.flush(30), "uploads still running after 30 s")
         return sim
 
+    @staticmethod
+    def block_bytes() -> int:
+        """Bytes of one block of the object: every layer's K and V page."""
+        return len(LAYERS) * 2 * PAGE
+
     def saves(self, sim: VllmSim, reason: Optional[str] = None) -> List[tuple]:
         return [s for step in sim.log for s in step["saves"] if reason is None or s[1] == reason]
 
@@ -103,6 +111,70 @@ class VllmConnectorTest(unittest.TestCase):
                     for i, step in enumerate(sim.log):
                         out.write(f"{name} step {i}: {step}\n")
                     out.write(f"{name} stats: {dict((k, v) for k, v in sim.worker.stats.items() if v)}\n")
+
+    def test_the_next_turn_loads_the_hit_in_another_engine_and_stores_only_its_new_blocks(self) -> None:
+        first = self.sim(budget=200, continued_interval=0, save_on_finish=False)
+        turn1 = Request("t1", self.tokens(4, extra=5), max_tokens=1)
+        first.add(turn1)
+        first.run()
+        stats = self.settled(first).worker.stats
+        self.assertEqual((stats["saves.cold.stored"], stats["bytes_stored"]), (1, 4 * self.block_bytes()))
+
+        # another engine, the conversation's next turn: a hit of the 4 blocks, loaded; only the new blocks stored
+        second = self.sim(budget=200, continued_interval=0, save_on_finish=False)
+        turn2 = Request("t2", turn1.prompt_token_ids + self.tokens(2, extra=3)[:2 * BLOCK - 2], max_tokens=1)
+        complete = len(turn2.prompt_token_ids) // BLOCK
+        second.add(turn2)
+        second.step()
+        self.assertEqual(second.log[0]["loads"], [("t2", 4)])
+        for block in range(4):
+            for layer in range(len(LAYERS)):
+                for kv in (0, 1):
+                    self.assertEqual(second.page(turn2.block_ids[block], layer, kv),
+                                     page_bytes(turn2.prompt_token_ids, block, layer, kv), f"block {block}")
+        second.run()
+        stats = self.settled(second).worker.stats
+        self.assertEqual(stats["bytes_stored"], (complete - 4) * self.block_bytes(), "the hit's blocks sent again")
+        self.assertStored(second, turn2.prompt_token_ids, complete, "(continuation)")
+
+        # the first engine, turn 2 again: every complete block is one hit now (the continuation, one range GET)
+        again = Request("t2-again", list(turn2.prompt_token_ids), max_tokens=2)
+        first.add(again)
+        first.step()
+        self.assertEqual(first.log[-1]["loads"], [("t2-again", complete)])
+        first.run()
+
+    def test_a_prompt_entirely_cached_leaves_its_last_token_to_the_engine(self) -> None:
+        sim = self.sim(budget=200, continued_interval=0, save_on_finish=False)
+        tokens = self.tokens(3)
+        sim.add(Request("r1", tokens, max_tokens=1))
+        sim.run()
+        self.settled(sim)
+        # vLLM must compute at least the last token (it samples from it): the hit is one token short of the prompt
+        external, asynchronous = sim.scheduler.get_num_new_matched_tokens(Request("probe", tokens, max_tokens=1), 0)
+        self.assertEqual((external, asynchronous), (3 * BLOCK - 1, False))
+        sim.add(Request("r2", list(tokens), max_tokens=1))
+        sim.run()
+        self.assertIn(("r2", 3), [load for step in sim.log for load in step["loads"]])
+        stats = self.settled(sim).worker.stats
+        self.assertEqual(stats["stores"], 1, "the cached prompt was stored again")
+
+    def test_an_object_lost_by_its_node_is_recomputed_not_an_error(self) -> None:
+        sim = self.sim(budget=200, continued_interval=0, save_on_finish=False)
+        tokens = self.tokens(2)
+        sim.add(Request("r1", tokens, max_tokens=1))
+        sim.run()
+        self.settled(sim)
+        hit = sim.scheduler.namespace.lookup(tokens)
+        assert hit is not None
+        sigv4.delete(hit.location)
+        longer = tokens + self.tokens(1)
+        sim.add(Request("r2", longer, max_tokens=1))
+        sim.run()
+        stats = self.settled(sim).worker.stats
+        self.assertEqual(stats["loads_failed"], 1, "the lost object's GET is reported, not raised")
+        # vLLM recomputes the blocks whose load failed; the prompt is stored again, byte for byte
+        self.assertStored(sim, longer, 3, "(recomputed after the loss)")
 
     def test_a_preempted_request_is_saved_from_the_blocks_it_held_and_resumes_from_that_save(self) -> None:
         sim = self.sim(budget=64, num_blocks=9, continued_interval=0, save_on_finish=False)
@@ -217,6 +289,14 @@ class VllmConnectorTest(unittest.TestCase):
         dropped = sim.worker.stats["saves.cold.dropped"]
         self.assertGreaterEqual(dropped, 2, "a queue of 1 behind a blocked upload took more than 2 of 4")
         self.assertEqual(dropped + sim.worker.stats["saves.cold.stored"], 4)
+
+
+class KvLayoutTest(unittest.TestCase):
+
+    def test_the_layout_is_block_major(self) -> None:
+        layout = KvLayout(("a", "b"), 100)
+        self.assertEqual(layout.bytes_per_block, 400)
+        self.assertEqual([layout.offset(1, layer, kv) for layer in (0, 1) for kv in (0, 1)], [400, 500, 600, 700])
 
 
 class TensorPagesTest(VllmConnectorTest):

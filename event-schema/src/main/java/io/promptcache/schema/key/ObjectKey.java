@@ -9,6 +9,12 @@ import io.promptcache.schema.namespace.NamespaceId;
  */
 public final class ObjectKey {
 
+    /**
+     * The bucket KV objects are stored in when a deployment names none: index-service writes there, the gc-processor
+     * lists and deletes there (each service's {@code storage.bucket} / {@code store.bucket} setting defaults to it).
+     */
+    public static final String DEFAULT_BUCKET = "promptcache-kv";
+
     private ObjectKey() {
     }
 

@@ -74,4 +74,10 @@ class KeysTest {
         assertThatThrownBy(() -> new NodeId("")).hasMessageContaining("1..255");
         assertThatThrownBy(() -> new BackendId("a b")).hasMessageContaining("character ' '");
     }
+
+    @Test
+    void shouldNameTheDefaultBucketAsS3Allows() {
+        // the index creates it on a node on first use and the GC lists it: a name any S3 server accepts
+        assertThat(ObjectKey.DEFAULT_BUCKET).matches("[a-z0-9][a-z0-9-]{1,61}[a-z0-9]").doesNotContain("--");
+    }
 }

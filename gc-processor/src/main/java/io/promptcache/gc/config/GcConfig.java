@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import io.promptcache.schema.key.ObjectKey;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -123,7 +124,7 @@ public interface GcConfig {
     interface Storage {
 
         /** Bucket on the storage nodes that holds KV objects (index-service's {@code store.bucket}). */
-        @WithDefault("promptcache-kv")
+        @WithDefault(ObjectKey.DEFAULT_BUCKET)
         String bucket();
 
         /** Access key for SigV4-signed requests to the storage nodes; unset: anonymous requests. */

@@ -3,6 +3,7 @@ package io.promptcache.gc.testing;
 import java.nio.ByteBuffer;
 
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.object.Tombstones;
@@ -16,7 +17,7 @@ import io.promptcache.schema.proto.TombstoneReason;
 public final class Records {
 
     public static final String NAMESPACE = "00112233445566778899aabbccddeeff";
-    public static final String BUCKET = "promptcache-kv";
+    public static final String BUCKET = ObjectKey.DEFAULT_BUCKET;
 
     private Records() {
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.promptcache.schema.key.ObjectKey;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -51,7 +52,7 @@ public interface IndexConfig {
     interface Store {
 
         /** Bucket on the storage nodes that holds KV objects (created on first use). */
-        @WithDefault("promptcache-kv")
+        @WithDefault(ObjectKey.DEFAULT_BUCKET)
         String bucket();
 
         /** Largest accepted object. */
