@@ -47,7 +47,7 @@ public final class HouseRules {
     /** One logging API: SLF4J (docs/house.md, "Logging"); not JBoss Logging, JUL or {@code System.Logger}. */
     public static void oneLoggingApi(String root) {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("org.jboss.logging..", "java.util.logging..",
-                "io.quarkus.logging..").orShould().dependOnClassesThat().areAssignableTo(System.Logger.class)
+                "io.quarkus.logging..").orShould().dependOnClassesThat().areAssignableTo("java.lang.System$Logger")
                 .because("every module logs through SLF4J, so levels and categories are set one way everywhere")
                 .check(mainClasses(root));
     }
