@@ -2,9 +2,7 @@ package io.promptcache.schema;
 
 import org.junit.jupiter.api.Test;
 
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-
+import io.promptcache.devservices.testing.HouseRules;
 import io.promptcache.devservices.testing.HouseRulesContract;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -26,7 +24,6 @@ class ArchitectureTest extends HouseRulesContract {
                 "jakarta.inject..", "org.eclipse.microprofile..", "io.promptcache.index..", "io.promptcache.gc..",
                 "io.promptcache.storage..", "io.promptcache.stack..")
                 .because("event-schema is framework-free: every module and tool links it")
-                .check(new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                        .importPackages("io.promptcache.schema"));
+                .check(HouseRules.mainClasses(rootPackage()));
     }
 }

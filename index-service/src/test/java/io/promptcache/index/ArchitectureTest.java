@@ -5,14 +5,12 @@ import org.junit.jupiter.api.Test;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
+import io.promptcache.devservices.testing.HouseRules;
 import io.promptcache.devservices.testing.HouseRulesContract;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
@@ -27,8 +25,6 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 class ArchitectureTest extends HouseRulesContract {
 
     private static final String ROOT = "io.promptcache.index";
-    private static final JavaClasses CLASSES = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ROOT);
 
     @Test
     void shouldKeepTheApiTheOutermostLayer() {
@@ -63,7 +59,7 @@ class ArchitectureTest extends HouseRulesContract {
     }
 
     private static void check(ArchRule rule) {
-        rule.check(CLASSES);
+        rule.check(HouseRules.mainClasses(ROOT));
     }
 
     private static ArchCondition<JavaClass> dependOnAnotherService() {

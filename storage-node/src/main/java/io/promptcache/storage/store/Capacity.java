@@ -2,7 +2,6 @@ package io.promptcache.storage.store;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -25,7 +24,6 @@ final class Capacity {
     private static final long RECLAIM_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final StoreOptions options;
-    private final MetadataStore metadata;
     private final ExtentRefs refs;
     private final RoomOrder room;
     private final TierStats stats;
@@ -33,11 +31,10 @@ final class Capacity {
     private final Entries entries;
     private final ReclaimLog reclaimed = new ReclaimLog();
 
-    Capacity(StoreOptions options, Allocation allocation, MetadataStore metadata, ExtentRefs refs, RoomOrder room,
-            TierStats stats, Entries entries) {
+    Capacity(StoreOptions options, Allocation allocation, ExtentRefs refs, RoomOrder room, TierStats stats,
+            Entries entries) {
         this.options = options;
         this.allocation = allocation;
-        this.metadata = metadata;
         this.refs = refs;
         this.room = room;
         this.stats = stats;
@@ -88,7 +85,7 @@ final class Capacity {
         Reclaimables.Candidate next = null;
         while ((next = room.nextMarked(next)) != null) {
             synchronized (entries.commitLock(next.bucket(), next.key())) {
-                ObjectMeta current = current(next.bucket(), next.key(), next.versionId());
+                ObjectMeta current = entries.current(next.bucket(), next.key(), next.versionId());
                 if (current == null) {
                     continue; // replaced or deleted meanwhile: the set forgets it with the change
                 }
@@ -121,7 +118,7 @@ final class Capacity {
         Recency.Entry next = null;
         while ((next = room.nextOwn(next)) != null && next.lastUseMs() <= newest) {
             synchronized (entries.commitLock(next.bucket(), next.key())) {
-                ObjectMeta current = current(next.bucket(), next.key(), next.versionId());
+                ObjectMeta current = entries.current(next.bucket(), next.key(), next.versionId());
                 if (current == null || freedBy(current) == 0) {
                     continue; // replaced or deleted meanwhile, or its bytes are shared with objects that stay
                 }
@@ -134,12 +131,6 @@ final class Capacity {
             }
         }
         return false;
-    }
-
-    /** The object's entry if it is still version {@code versionId} (not replaced or deleted since); else null. */
-    private ObjectMeta current(String bucket, String key, String versionId) {
-        Optional<ObjectMeta> current = metadata.getObject(bucket, key);
-        return current.isPresent() && current.get().fileId().equals(versionId) ? current.get() : null;
     }
 
     /**
@@ -165,7 +156,7 @@ final class Capacity {
         Map<String, Integer> holders = new HashMap<>();
         long bytes = 0;
         for (Reclaimables.Candidate c : room.marked()) {
-            ObjectMeta current = current(c.bucket(), c.key(), c.versionId());
+            ObjectMeta current = entries.current(c.bucket(), c.key(), c.versionId());
             if (current == null) {
                 continue;
             }

@@ -82,6 +82,12 @@ final class Entries {
         return metadata.getObject(bucket, key);
     }
 
+    /** The object's entry if it is still version {@code versionId} (not replaced or deleted since); else null. */
+    ObjectMeta current(String bucket, String key, String versionId) {
+        Optional<ObjectMeta> current = metadata.getObject(bucket, key);
+        return current.isPresent() && current.get().fileId().equals(versionId) ? current.get() : null;
+    }
+
     /** Checks a write's preconditions against the object under the key now (see {@link WriteCondition}). */
     void checkCondition(String bucket, String key, WriteCondition condition) {
         if (condition.isConditional()) {
@@ -219,11 +225,11 @@ final class Entries {
      */
     boolean dropIfCurrent(String bucket, String key, String fileId) {
         synchronized (commitLock(bucket, key)) {
-            Optional<ObjectMeta> current = metadata.getObject(bucket, key);
-            if (current.isEmpty() || !current.get().fileId().equals(fileId)) {
+            ObjectMeta current = current(bucket, key, fileId);
+            if (current == null) {
                 return false;
             }
-            remove(bucket, key, current.get());
+            remove(bucket, key, current);
             stats.staleCleaned.increment();
             LOG.warn("Stale entry cleaned: {}/{} (body {} is neither in RAM nor on disk, or is corrupt)", bucket, key,
                     fileId);

@@ -46,7 +46,7 @@ public final class MultipartUploads {
     private final Object recordLock = new Object();
 
     MultipartUploads(Buckets buckets, UploadRecords records, MetadataStore metadata, ExtentRefs refs,
-            BodyFiles bodies, Capacity capacity, Entries entries, Allocation allocation) {
+            BodyFiles bodies, Capacity capacity, Entries entries) {
         this.buckets = buckets;
         this.records = records;
         this.metadata = metadata;
@@ -54,7 +54,7 @@ public final class MultipartUploads {
         this.bodies = bodies;
         this.capacity = capacity;
         this.entries = entries;
-        this.shared = new SharedCompletion(records, bodies, entries, allocation);
+        this.shared = new SharedCompletion(records, bodies, entries, capacity);
     }
 
     /** An upload in progress. */

@@ -82,10 +82,9 @@ public final class ObjectStore implements AutoCloseable {
         this.allocation = new Allocation(options.effectiveCapacity(), validation.bytes());
         this.bodies = new BodyFiles(directory, options, tiers);
         this.entries = new Entries(metadata, buckets, refs, room, bodies, trims, allocation, stats, validation);
-        this.capacity = new Capacity(options, allocation, metadata, refs, room, stats, entries);
+        this.capacity = new Capacity(options, allocation, refs, room, stats, entries);
         this.reads = new RangeReads(options, tiers, refs, room, entries, stats);
-        this.multipart = new MultipartUploads(buckets, uploads, metadata, refs, bodies, capacity, entries,
-                allocation);
+        this.multipart = new MultipartUploads(buckets, uploads, metadata, refs, bodies, capacity, entries);
     }
 
     /**

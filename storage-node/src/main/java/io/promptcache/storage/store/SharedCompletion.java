@@ -23,13 +23,13 @@ final class SharedCompletion {
     private final UploadRecords records;
     private final BodyFiles bodies;
     private final Entries entries;
-    private final Allocation allocation;
+    private final Capacity capacity;
 
-    SharedCompletion(UploadRecords records, BodyFiles bodies, Entries entries, Allocation allocation) {
+    SharedCompletion(UploadRecords records, BodyFiles bodies, Entries entries, Capacity capacity) {
         this.records = records;
         this.bodies = bodies;
         this.entries = entries;
-        this.allocation = allocation;
+        this.capacity = capacity;
     }
 
     /**
@@ -93,7 +93,7 @@ final class SharedCompletion {
                 // a chosen part's bytes now belong to the object's file (the link); the others are freed
                 BodyFiles.deleteQuietly(bodies.directory().uploadPartFile(uploadId, p.meta().fileId()));
                 if (!placed.contains(p.meta().fileId())) {
-                    allocation.release(p.meta().size());
+                    capacity.release(p.meta().size());
                 }
             }
         }

@@ -26,7 +26,7 @@ final class StartupValidator {
 
     private final DataDirectory directory;
     private final MetadataStore metadata;
-    private final UploadRecords multipart;
+    private final UploadRecords uploads;
     private final ExtentRefs refs;
     private final RoomOrder room;
     /** The stored counts, as read before validation. */
@@ -38,11 +38,11 @@ final class StartupValidator {
     /** Size on disk of each file looked at (-1: missing). */
     private final Map<String, Long> sizes = new HashMap<>();
 
-    StartupValidator(DataDirectory directory, MetadataStore metadata, UploadRecords multipart, ExtentRefs refs,
+    StartupValidator(DataDirectory directory, MetadataStore metadata, UploadRecords uploads, ExtentRefs refs,
             RoomOrder room) {
         this.directory = directory;
         this.metadata = metadata;
-        this.multipart = multipart;
+        this.uploads = uploads;
         this.refs = refs;
         this.room = room;
     }
@@ -82,7 +82,7 @@ final class StartupValidator {
             kept[1] += meta.size();
             kept[2] += meta.isInline() ? meta.size() : 0;
         });
-        UploadRecords.PartScan parts = multipart.validate(this);
+        UploadRecords.PartScan parts = uploads.validate(this);
         checksumOldFiles();
         long repaired = repairCounts();
         long orphans = deleteOrphans(counted.keySet()) + deleteOrphanParts(parts.files());

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -28,10 +30,13 @@ public final class HouseRules {
     private HouseRules() {
     }
 
+    /** Imported once per root for all of a module's rules (an import reads every class file). */
+    private static final Map<String, JavaClasses> IMPORTED = new ConcurrentHashMap<>();
+
     /** The module's main classes under {@code root} (tests excluded). */
     public static JavaClasses mainClasses(String root) {
-        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(root);
+        return IMPORTED.computeIfAbsent(root, r -> new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(r));
     }
 
     /**
@@ -58,7 +63,8 @@ public final class HouseRules {
         assertThat(main).as("the module's main sources").isDirectory();
         try (Stream<Path> files = Files.walk(main)) {
             List<String> tooLong = files.filter(f -> f.toString().endsWith(".java"))
-                    .filter(f -> lines(f) > MAX_LINES).map(f -> f + " (" + lines(f) + " lines)").toList();
+                    .map(f -> Map.entry(f, lines(f))).filter(e -> e.getValue() > MAX_LINES)
+                    .map(e -> e.getKey() + " (" + e.getValue() + " lines)").toList();
             assertThat(tooLong).as("main source files over " + MAX_LINES + " lines: split them by concern").isEmpty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
