@@ -36,10 +36,12 @@ class GcCandidatesTest extends NodeBackedGcTest {
     static final long CAPACITY = 1024 * KIB;
     private static final long OBJECT = 64 * KIB;
     private static final String RECLAIMED = "promptcache_gc_candidates_total{event=\"reclaimed_by_node\"}";
+    private static final String SKIPPED_GONE = "promptcache_gc_deletes_total{outcome=\"skipped_gone\"}";
     @Test
     void shouldAdmitEveryWriteToAFullNodeByDeletingTheLeastRecentlyUsedCandidate() {
         // Given: 16 objects of 64 KiB fill the node, object i used before object i+1
         double reclaimedBefore = Metrics.value(RECLAIMED);
+        double skippedBefore = Metrics.value(SKIPPED_GONE);
         long now = System.currentTimeMillis();
         List<ObjectRecord> objects = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
@@ -76,6 +78,7 @@ class GcCandidatesTest extends NodeBackedGcTest {
                     assertThat(e.getValue().getState()).isEqualTo(ObjectState.OBJECT_STATE_TOMBSTONED);
                     assertThat(e.getValue().getTombstone().getReason())
                             .isEqualTo(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET);
+                    assertThat(e.getValue().getTombstone().getDeletedOnList()).containsExactly(node.nodeId());
                 }));
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> cluster.latest(Topics.PREFIXES).get(key(1)) == null);
@@ -85,6 +88,8 @@ class GcCandidatesTest extends NodeBackedGcTest {
                     .isEqualTo(ObjectState.OBJECT_STATE_LIVE);
         }
         assertThat(Metrics.value(RECLAIMED) - reclaimedBefore).isEqualTo(1.0);
+        // phase two sent the node no DELETE for it: the node had said it was gone
+        assertThat(Metrics.value(SKIPPED_GONE) - skippedBefore).isEqualTo(1.0);
     }
 
     private static PrefixKey key(int i) {

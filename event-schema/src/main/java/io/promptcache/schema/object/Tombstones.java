@@ -1,5 +1,7 @@
 package io.promptcache.schema.object;
 
+import java.util.List;
+
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.Tombstone;
@@ -23,10 +25,30 @@ public final class Tombstones {
      * @param decidedBy the deciding gc instance or index replica
      */
     public static ObjectRecord of(ObjectRecord record, TombstoneReason reason, long deleteAfterMs, String decidedBy) {
-        long epoch = record.hasTombstone() ? record.getTombstone().getEpoch() + 1 : 1;
         return record.toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED)
-                .setTombstone(Tombstone.newBuilder().setEpoch(epoch).setReason(reason)
-                        .setDeleteAfterMs(deleteAfterMs).setDecidedBy(decidedBy))
-                .build();
+                .setTombstone(next(record, reason, deleteAfterMs, decidedBy)).build();
+    }
+
+    /**
+     * The tombstone of {@code record} after {@code node} said it no longer holds it (it deleted the object for room,
+     * or answered NoSuchKey): due at {@code nowMs} (no grace window: nothing is left there to read), and phase two
+     * sends that node no DELETE ({@code Tombstone.deleted_on}).
+     */
+    public static ObjectRecord goneFrom(ObjectRecord record, String node, TombstoneReason reason, long nowMs,
+            String decidedBy) {
+        Tombstone.Builder tombstone = next(record, reason, nowMs, decidedBy);
+        if (!tombstone.getDeletedOnList().contains(node)) {
+            tombstone.addDeletedOn(node);
+        }
+        return record.toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED).setTombstone(tombstone).build();
+    }
+
+    private static Tombstone.Builder next(ObjectRecord record, TombstoneReason reason, long deleteAfterMs,
+            String decidedBy) {
+        long epoch = record.hasTombstone() ? record.getTombstone().getEpoch() + 1 : 1;
+        // a node that no longer held the object still does not: object keys are never reused
+        List<String> deletedOn = record.hasTombstone() ? record.getTombstone().getDeletedOnList() : List.of();
+        return Tombstone.newBuilder().setEpoch(epoch).setReason(reason).setDeleteAfterMs(deleteAfterMs)
+                .setDecidedBy(decidedBy).addAllDeletedOn(deletedOn);
     }
 }

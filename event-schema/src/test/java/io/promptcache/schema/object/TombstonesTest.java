@@ -25,4 +25,20 @@ class TombstonesTest {
         assertThat(second.getTombstone().getEpoch()).isEqualTo(2);
         assertThat(second.getTombstone().getReason()).isEqualTo(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET);
     }
+
+    @Test
+    void shouldNameTheNodeThatNoLongerHoldsTheObject() {
+        ObjectRecord live = ObjectRecord.newBuilder().setKey("ns/o").setState(ObjectState.OBJECT_STATE_LIVE)
+                .addNodes("node-1").addNodes("node-2").build();
+        ObjectRecord gone = Tombstones.goneFrom(live, "node-2", TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, 7_000,
+                "gc");
+        assertThat(gone.getState()).isEqualTo(ObjectState.OBJECT_STATE_TOMBSTONED);
+        assertThat(gone.getTombstone().getDeleteAfterMs()).isEqualTo(7_000);
+        assertThat(gone.getTombstone().getDeletedOnList()).containsExactly("node-2");
+        // a later decision keeps it: object keys are never reused, so the node still does not hold it
+        ObjectRecord again = Tombstones.of(gone, TombstoneReason.TOMBSTONE_REASON_INVALIDATED, 9_000, "index-1");
+        assertThat(again.getTombstone().getDeletedOnList()).containsExactly("node-2");
+        assertThat(Tombstones.goneFrom(again, "node-2", TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, 9_500, "gc")
+                .getTombstone().getDeletedOnList()).containsExactly("node-2");
+    }
 }

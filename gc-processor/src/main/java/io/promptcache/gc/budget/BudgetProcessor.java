@@ -150,7 +150,18 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
 
     private void tombstone(ObjectId id, TombstoneReason reason, long deleteAfter, long now) {
         GcObject object = store.get(id);
-        ObjectRecord tombstone = Tombstones.of(object.record(), reason, deleteAfter, settings.instanceId());
+        retire(id, object, Tombstones.of(object.record(), reason, deleteAfter, settings.instanceId()), reason, now);
+    }
+
+    /** Tombstones {@code id}, which {@code node} no longer holds: due at once, and no DELETE is sent there. */
+    private void goneFrom(ObjectId id, String node, long now) {
+        GcObject object = store.get(id);
+        TombstoneReason reason = TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET;
+        retire(id, object, Tombstones.goneFrom(object.record(), node, reason, now, settings.instanceId()), reason,
+                now);
+    }
+
+    private void retire(ObjectId id, GcObject object, ObjectRecord tombstone, TombstoneReason reason, long now) {
         GcObject retired = new GcObject(tombstone, object.lastAccessMs(), object.superseded());
         store.put(id, retired);
         book.put(id, retired);
@@ -182,7 +193,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
             GcObject object = id == null ? null : book.get(id);
             if (object != null && object.live() && object.record().getKey().equals(gone.getKey())
                     && object.record().getNodesList().contains(node)) {
-                tombstone(id, TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, now, now);
+                goneFrom(id, node, now);
                 metrics.reclaimedByNode();
             }
         }
@@ -209,8 +220,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
                         } else {
                             GcObject current = book.get(id);
                             if (current != null && current.live()) {
-                                long at = context.currentSystemTimeMs();
-                                tombstone(id, TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, at, at);
+                                goneFrom(id, nomination.node(), context.currentSystemTimeMs());
                             }
                         }
                     });

@@ -176,7 +176,7 @@ public final class PhaseTwo {
 
     /**
      * The copies to DELETE now (on LIVE nodes), or that one must wait for (a SILENT node: then the whole object is
-     * tried again later; DELETE is idempotent).
+     * tried again later; DELETE is idempotent). None on a node the tombstone says no longer holds the object.
      */
     private record Copies(List<String> endpoints, boolean waitFor) {
     }
@@ -185,6 +185,10 @@ public final class PhaseTwo {
         List<String> endpoints = new ArrayList<>();
         boolean waitFor = false;
         for (String nodeId : record.getNodesList()) {
+            if (record.getTombstone().getDeletedOnList().contains(nodeId)) {
+                metrics.goneBeforeDelete();
+                continue; // the node said it no longer holds the object
+            }
             var status = nodes.get(nodeId);
             switch (liveness.of(status, now)) {
                 case LIVE -> endpoints.add(status.getEndpoint());

@@ -38,6 +38,7 @@ public final class GcMetrics {
     private final Counter deleted;
     private final Counter deleteFailures;
     private final Counter skippedCopies;
+    private final Counter goneBeforeDelete;
     private final Counter reclaimed;
     private final Counter orphansDeleted;
     private final Counter orphanBytes;
@@ -61,6 +62,7 @@ public final class GcMetrics {
         this.deleted = registry.counter("promptcache_gc_deletes_total", "outcome", "done");
         this.deleteFailures = registry.counter("promptcache_gc_deletes_total", "outcome", "failed");
         this.skippedCopies = registry.counter("promptcache_gc_deletes_total", "outcome", "skipped_node_lost");
+        this.goneBeforeDelete = registry.counter("promptcache_gc_deletes_total", "outcome", "skipped_gone");
         this.reclaimed = registry.counter("promptcache_gc_reclaimed_bytes_total");
         this.orphansDeleted = registry.counter("promptcache_gc_orphans_deleted_total");
         this.orphanBytes = registry.counter("promptcache_gc_orphan_bytes_total");
@@ -126,6 +128,11 @@ public final class GcMetrics {
 
     public void skippedCopy() {
         skippedCopies.increment();
+    }
+
+    /** A copy its node had deleted already (for room) needed no DELETE. */
+    public void goneBeforeDelete() {
+        goneBeforeDelete.increment();
     }
 
     public void orphanDeleted(long bytes) {

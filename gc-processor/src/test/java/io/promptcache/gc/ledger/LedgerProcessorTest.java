@@ -28,10 +28,12 @@ import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.node.NodeLiveness;
+import io.promptcache.schema.object.Tombstones;
 import io.promptcache.schema.proto.AccessEvent;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.proto.TombstoneReason;
 import io.promptcache.schema.topic.Topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -184,6 +186,39 @@ class LedgerProcessorTest {
         assertThat(attemptsBeforeBackoff).isEqualTo(1);
         assertThat(storage.attempts()).isEqualTo(2);
         assertThat(ledger.ledger().get(id).deleted()).isTrue();
+    }
+
+    @Test
+    void shouldSendNoDeleteToANodeThatSaidItNoLongerHoldsTheObject() {
+        // Given: copies on n1 and n2; n1 deleted its copy for room and reported it (Tombstone.deleted_on)
+        nodes.put(new NodeId("n2"), Records.node("n2", "http://127.0.0.1:9002", 1 << 30, T0));
+        ObjectId id = ObjectId.generate();
+        ObjectRecord live = Records.live("n1", 100, T0).toBuilder().addNodes("n2").build();
+        process(id, new ObjectChanged(live));
+        process(id, new ObjectChanged(Tombstones.goneFrom(live, "n1", TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET,
+                T0, "gc")));
+
+        // When
+        punctuate(T0 + 1_000);
+
+        // Then: one DELETE, on n2; the object is deleted
+        assertThat(storage.deletes()).containsExactly("http://127.0.0.1:9002 " + live.getBucket() + "/"
+                + live.getKey());
+        assertThat(ledger.ledger().get(id).deleted()).isTrue();
+        assertThat(registry.get("promptcache_gc_deletes_total").tag("outcome", "skipped_gone").counter().count())
+                .isEqualTo(1);
+
+        // When: an object only n1 held, gone from it
+        ObjectId other = ObjectId.generate();
+        ObjectRecord single = Records.live("n1", 100, T0);
+        process(other, new ObjectChanged(single));
+        process(other, new ObjectChanged(Tombstones.goneFrom(single, "n1",
+                TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, T0 + 1_000, "gc")));
+        punctuate(T0 + 2_000);
+
+        // Then: deleted without a call
+        assertThat(storage.attempts()).isEqualTo(1);
+        assertThat(ledger.ledger().get(other).deleted()).isTrue();
     }
 
     @Test
