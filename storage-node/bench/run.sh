@@ -68,7 +68,7 @@ start_node() { # name port extra-args...
     local name=$1 port=$2; shift 2
     java -Xmx1g -Dquarkus.http.port="$port" -Dquarkus.http.host=127.0.0.1 \
         -Dpromptcache.storage.data-dir="$WORK/$name" -Dkafka.bootstrap.servers=127.0.0.1:1 \
-        -Dquarkus.log.level=WARN "$@" -jar storage-node/target/quarkus-app/quarkus-run.jar > "$WORK/$name.log" 2>&1 &
+        -Dquarkus.log.level=WARN -Dpromptcache.storage.auth.mode=none "$@" -jar storage-node/target/quarkus-app/quarkus-run.jar > "$WORK/$name.log" 2>&1 &
     pids+=($!)
 }
 if [ "${PROFILE:-0}" = 1 ]; then

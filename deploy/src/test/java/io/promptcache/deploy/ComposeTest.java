@@ -61,13 +61,20 @@ class ComposeTest {
                 }
             });
             spec.path("environment").properties().forEach(e -> {
-                if (e.getKey().contains("SECRET") && !e.getValue().asText().contains(":?")) {
+                if ((e.getKey().contains("SECRET") || e.getKey().contains("CREDENTIALS")
+                        || e.getKey().endsWith("API_KEYS")) && !e.getValue().asText().contains(":?")) {
                     problems.add(name + ": " + e.getKey() + " must be required (${VAR:?...}), never defaulted");
                 }
             });
         });
 
-        // Then
+        // Then: no service without authentication
+        JsonNode index = services.path("index-service").path("environment");
+        assertThat(index.path("PROMPTCACHE_INDEX_AUTH_MODE").asText()).isEqualTo("api-key");
+        assertThat(index.path("PROMPTCACHE_INDEX_AUTH_TENANTS_DEFAULT_API_KEYS").asText()).contains(":?");
+        JsonNode node = services.path("storage-node").path("environment");
+        assertThat(node.path("PROMPTCACHE_STORAGE_AUTH_MODE").asText()).isEqualTo("sigv4");
+        assertThat(node.path("PROMPTCACHE_STORAGE_AUTH_CREDENTIALS_PROMPTCACHE").asText()).contains(":?");
         assertThat(problems).isEmpty();
         assertThat(services.has("kafka") && services.has("topics") && services.has("storage-node")
                 && services.has("index-service") && services.has("gc-processor")).isTrue();

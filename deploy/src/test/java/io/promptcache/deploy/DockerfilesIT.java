@@ -113,6 +113,11 @@ class DockerfilesIT {
             check(index.readiness(), "prefix-map");
             assertThat(nonEmpty(tmp.resolve("var/lib/promptcache/index-state"))).as("the state dir on the volume")
                     .isTrue();
+            // API keys on, the key from the Secret (tenant "default"): a call without it is refused
+            String namespace = "/v1/namespaces/" + "0".repeat(32);
+            assertThat(index.get(namespace).statusCode()).as("no API key").isEqualTo(401);
+            assertThat(index.get(namespace, "Authorization", "Bearer " + PodEnv.SECRET).statusCode())
+                    .as("the Secret's key: past authentication, an unknown namespace").isEqualTo(404);
         }
     }
 
@@ -156,9 +161,13 @@ class DockerfilesIT {
             return JSON.readTree(get("/q/health/ready").body());
         }
 
-        HttpResponse<String> get(String path) throws IOException, InterruptedException {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(5));
+            if (headers.length > 0) {
+                request.headers(headers);
+            }
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         }
 
         @Override

@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,7 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ManifestsTest {
 
     /** Secrets the production overlay expects the cluster to hold (from a secret manager; deploy/README.md). */
-    private static final Set<String> SUPPLIED_BY_THE_OPERATOR = Set.of("promptcache-storage-credentials");
+    private static final Set<String> SUPPLIED_BY_THE_OPERATOR = Set.of("promptcache-storage-credentials",
+            "promptcache-index-api-keys");
     private static final Set<String> HEALTH_PATHS = Set.of("/q/health/started", "/q/health/ready", "/q/health/live");
 
     @Test
@@ -76,8 +76,7 @@ class ManifestsTest {
     @ValueSource(strings = {"base", "overlays/dev", "overlays/production"})
     void shouldRenderIntoResourcesTheModelsReadWithEveryReferenceResolved(String dir) throws Exception {
         // Given
-        Assumptions.assumeTrue(Manifests.kubectlAvailable(), "kubectl (with its kustomize) is not on the PATH: the "
-                + "rendered overlays are not checked; the base files are (the test above)");
+        Manifests.requireKubectl();
 
         // When
         List<HasMetadata> resources = Manifests.render(Manifests.K8S.resolve(dir)).stream().map(Manifests::typed)
@@ -92,6 +91,7 @@ class ManifestsTest {
                 : SUPPLIED_BY_THE_OPERATOR));
         problems.addAll(rendering.containerProblems());
         problems.addAll(rendering.selectorProblems());
+        problems.addAll(rendering.authProblems());
         assertThat(problems).isEmpty();
         assertThat(rendering.of(KafkaTopic.class)).extracting(t -> t.getSpec().getTopicName())
                 .containsExactlyInAnyOrderElementsOf(Topics.ALL.stream().map(TopicCatalog.defaults()::name).toList());
@@ -103,7 +103,7 @@ class ManifestsTest {
 
     @Test
     void shouldKeepEveryStorageNodesCapacityBelowItsVolume() throws Exception {
-        Assumptions.assumeTrue(Manifests.kubectlAvailable(), "kubectl (with its kustomize) is not on the PATH");
+        Manifests.requireKubectl();
         for (String dir : List.of("base", "overlays/dev", "overlays/production")) {
             StatefulSet nodes = new Rendering(Manifests.render(Manifests.K8S.resolve(dir)).stream()
                     .map(Manifests::typed).toList()).of(StatefulSet.class).stream()
@@ -173,6 +173,44 @@ class ManifestsTest {
                             + set.getSpec().getServiceName() + " is not a headless Service here");
                 }
             }
+            return problems;
+        }
+
+        /**
+         * No service without authentication: every index-service container runs with API keys from a Secret, every
+         * storage node with SigV4 and a key from a Secret; nothing sets an open mode.
+         */
+        List<String> authProblems() {
+            List<String> problems = new ArrayList<>();
+            for (PodTemplateSpec pod : templates()) {
+                for (Container c : pod.getSpec().getContainers()) {
+                    switch (c.getName()) {
+                        case "index-service" -> problems.addAll(auth(c, "PROMPTCACHE_INDEX_AUTH_MODE", "api-key",
+                                "PROMPTCACHE_INDEX_AUTH_TENANTS_", "_API_KEYS"));
+                        case "storage-node" -> problems.addAll(auth(c, "PROMPTCACHE_STORAGE_AUTH_MODE", "sigv4",
+                                "PROMPTCACHE_STORAGE_AUTH_CREDENTIALS_", ""));
+                        default -> {
+                        }
+                    }
+                }
+            }
+            return problems;
+        }
+
+        private static List<String> auth(Container c, String modeVar, String mode, String keyPrefix,
+                String keySuffix) {
+            List<String> problems = new ArrayList<>();
+            List<EnvVar> env = c.getEnv();
+            if (env.stream().noneMatch(e -> e.getName().equals(modeVar) && mode.equals(e.getValue()))) {
+                problems.add(c.getName() + ": " + modeVar + " is not " + mode);
+            }
+            List<EnvVar> keys = env.stream().filter(e -> e.getName().startsWith(keyPrefix)
+                    && e.getName().endsWith(keySuffix)).toList();
+            if (keys.isEmpty()) {
+                problems.add(c.getName() + ": no " + keyPrefix + "*" + keySuffix);
+            }
+            keys.stream().filter(e -> e.getValueFrom() == null || e.getValueFrom().getSecretKeyRef() == null)
+                    .forEach(e -> problems.add(c.getName() + ": " + e.getName() + " is not from a Secret"));
             return problems;
         }
 

@@ -23,6 +23,7 @@ import static org.awaitility.Awaitility.await;
 final class PackagedNode implements AutoCloseable {
 
     private static final Path APP = Path.of("target/quarkus-app/quarkus-run.jar");
+    private static final String AUTH_MODE = "promptcache.storage.auth.mode";
 
     private final Path data;
     private final int port;
@@ -65,6 +66,35 @@ final class PackagedNode implements AutoCloseable {
 
     /** Starts the node and waits until it is ready (startup validation done). */
     void start() throws IOException {
+        start(false);
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> get("/q/health/ready") != null);
+    }
+
+    /**
+     * Starts the node with the program's own authentication default (no {@code auth.mode} unless {@link #with} set
+     * one) and waits until it is ready.
+     */
+    void startWithDefaultAuth() throws IOException {
+        start(true);
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> get("/q/health/ready") != null);
+    }
+
+    /**
+     * Starts the node with the program's own authentication default and waits, at most {@code within}, for it to
+     * exit; returns its exit code (-1 if it is still running: it is then killed).
+     */
+    int exitCodeWithDefaultAuth(Duration within) throws IOException, InterruptedException {
+        start(true);
+        if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            return -1;
+        }
+        return process.exitValue();
+    }
+
+    private void start(boolean defaultAuth) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-Dquarkus.http.port=" + port,
                 "-Dquarkus.http.host=127.0.0.1", "-Dpromptcache.storage.data-dir=" + data,
@@ -72,14 +102,15 @@ final class PackagedNode implements AutoCloseable {
         if (kafka != null) {
             command.add("-Dkafka.bootstrap.servers=" + kafka);
         }
+        if (!defaultAuth && !properties.containsKey(AUTH_MODE)) {
+            command.add("-D" + AUTH_MODE + "=none"); // the tests that sign say so (with)
+        }
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.addAll(List.of("-jar", APP.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
         builder.environment().remove("KAFKA_BOOTSTRAP_SERVERS");
         process = builder.start();
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> get("/q/health/ready") != null);
     }
 
     /** SIGKILL: no shutdown hook runs. */

@@ -171,8 +171,11 @@ public interface IndexConfig {
 
     interface Auth {
 
-        /** {@code open} (no API keys; local development; logged at start) or {@code api-key}. */
-        @WithDefault("open")
+        /**
+         * {@code api-key} (the default: a replica refuses to start without a key) or {@code open} (no API keys: local
+         * development only, an explicit choice, logged at start).
+         */
+        @WithDefault("api-key")
         Mode mode();
 
         /** Tenants and their API keys: {@code promptcache.index.auth.tenants.<tenant>.api-keys=k1,k2}. */

@@ -47,8 +47,10 @@ public class Tenancy {
             }
         }));
         if (!open && tenantByKeyDigest.isEmpty()) {
-            throw new IllegalArgumentException("promptcache.index.auth.mode=api-key needs at least one key: "
-                    + "promptcache.index.auth.tenants.<tenant>.api-keys=<key>");
+            throw new IllegalArgumentException("promptcache.index.auth.mode=api-key (the default) needs at least one "
+                    + "key: set promptcache.index.auth.tenants.<tenant>.api-keys=<key>[,<next key>] (env "
+                    + "PROMPTCACHE_INDEX_AUTH_TENANTS_<TENANT>_API_KEYS), or promptcache.index.auth.mode=open for "
+                    + "local development without keys");
         }
     }
 

@@ -130,8 +130,11 @@ public interface StorageConfig {
     /** {@code promptcache.storage.auth.*}. */
     interface Auth {
 
-        /** {@code none} (accept every request) or {@code sigv4} (AWS Signature Version 4). */
-        @WithDefault("none")
+        /**
+         * {@code sigv4} (AWS Signature Version 4, the default: a node refuses to start without a key) or {@code none}
+         * (accept every request: local use on a trusted host, an explicit choice).
+         */
+        @WithDefault("sigv4")
         AuthMode mode();
 
         /** The region clients sign for; a signature scoped to another region is refused. */

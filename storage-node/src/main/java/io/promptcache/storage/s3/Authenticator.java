@@ -32,8 +32,10 @@ final class Authenticator {
             return null;
         }
         if (config.credentials().isEmpty()) {
-            throw new IllegalStateException("promptcache.storage.auth.mode=sigv4 needs at least one key: set"
-                    + " promptcache.storage.auth.credentials.<access-key-id>=<secret-key>");
+            throw new IllegalStateException("promptcache.storage.auth.mode=sigv4 (the default) needs at least one"
+                    + " key: set promptcache.storage.auth.credentials.<access-key-id>=<secret-key> (env"
+                    + " PROMPTCACHE_STORAGE_AUTH_CREDENTIALS_<ACCESS_KEY_ID>), or promptcache.storage.auth.mode=none"
+                    + " to accept unsigned requests (local use on a trusted host only)");
         }
         return new Authenticator(new SigV4Verifier(config.credentials(), config.region(), config.maxClockSkew(),
                 Clock.systemUTC()));

@@ -7,6 +7,7 @@ public final class IndexConfig extends ReplicaConfig<IndexConfig> {
 
     private IndexConfig(String bootstrap, String instanceId, int port, Path stateDir) {
         super("promptcache.index.", bootstrap, instanceId, port, stateDir);
+        put("promptcache.index.auth.mode", "open"); // the replica's own default is api-key: open unless apiKey(...)
     }
 
     /** Replica {@code instanceId} on 127.0.0.1:{@code port}, its Kafka Streams state under {@code stateDir}. */

@@ -11,6 +11,7 @@ public final class StorageNodeConfig extends ServiceConfig<StorageNodeConfig> {
         put("promptcache.storage.node-id", nodeId);
         put("promptcache.storage.data-dir", dataDir.toString());
         put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
+        put("promptcache.storage.auth.mode", "none"); // the node's own default is sigv4: open unless sigv4(...)
     }
 
     /** Node {@code nodeId} on 127.0.0.1:{@code port}, its data under {@code dataDir}, heartbeating to {@code bootstrap}. */
