@@ -2,6 +2,7 @@
 
 import http.client
 import json
+import ssl
 import threading
 import time
 import urllib.parse
@@ -22,8 +23,11 @@ class Transport:
     other errors are raised at once as typed :class:`~promptcache.errors.ApiError` subclasses.
     """
 
-    def __init__(self, timeout: float, retries: int, max_wait: float, headers: Mapping[str, str]):
+    def __init__(self, timeout: float, retries: int, max_wait: float, headers: Mapping[str, str],
+                 tls: Optional[ssl.SSLContext] = None):
         self.timeout = timeout
+        #: verifies every HTTPS server (the system's CAs unless a context with others is given)
+        self.tls = tls if tls is not None else ssl.create_default_context()
         self.retries = retries
         self.max_wait = max_wait
         self.headers = dict(headers)
@@ -106,8 +110,11 @@ class Transport:
         if connection is None or fresh:
             if connection is not None:
                 connection.close()
-            kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-            connection = kind(parts.hostname, parts.port, timeout=self.timeout)
+            if parts.scheme == "https":
+                connection = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=self.timeout,
+                                                         context=self.tls)
+            else:
+                connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
             connections[key] = connection
         return connection
 

@@ -1,5 +1,6 @@
 """The promptcache client: namespaces, lookup, load, store, route."""
 
+import ssl
 import struct
 import urllib.parse
 from dataclasses import dataclass, field
@@ -65,15 +66,19 @@ class Client:
 
     Thread-safe: each thread keeps its own keep-alive connections. ``timeout`` bounds every connect and read
     (seconds); a 503 is retried up to ``retries`` times after its ``Retry-After`` (at most ``max_wait`` s each).
+    HTTPS (the index's URL, and the presigned URLs of nodes that serve TLS) is always verified: against the system's
+    CAs, or against ``ca_bundle`` (a PEM file of CA certificates, e.g. the one ``promptcache up --tls`` prints) when
+    given. There is no switch that turns verification off.
     """
 
     def __init__(self, url: str, api_key: Optional[str] = None, timeout: float = 10.0, retries: int = 3,
-                 max_wait: float = 2.0):
+                 max_wait: float = 2.0, ca_bundle: Optional[str] = None):
         self.url = url.rstrip("/")
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = Transport(timeout, retries, max_wait, headers)
+        tls = ssl.create_default_context(cafile=ca_bundle)
+        self._http = Transport(timeout, retries, max_wait, headers, tls)
         # storage nodes are other hosts: the API key is never sent to them
-        self._storage = Transport(timeout, retries, max_wait, {})
+        self._storage = Transport(timeout, retries, max_wait, {}, tls)
 
     @property
     def retried(self) -> int:

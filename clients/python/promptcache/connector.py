@@ -78,7 +78,7 @@ class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
     """promptcache as vLLM's external KV cache.
 
     Configuration (``kv_transfer_config.kv_connector_extra_config``): ``url`` (index-service), ``api_key``,
-    ``model_fingerprint`` (default: the model name), ``dtype``, ``lora``, ``salt``, ``timeout`` (s, default 10);
+    ``ca_bundle`` (PEM CAs that HTTPS is verified against; default the system's), ``model_fingerprint`` (default: the model name), ``dtype``, ``lora``, ``salt``, ``timeout`` (s, default 10);
     saving: ``save_queue_depth`` (16), ``continued_interval`` (tokens, 1024; 0: off), ``save_on_finish`` (true),
     ``save_on_evict`` (true), ``evict_save_timeout_ms`` (5000). ``cache_config.block_size`` is the block size.
     """
@@ -89,7 +89,8 @@ class PromptcacheConnector(_ConnectorBase):  # type: ignore[misc,valid-type]
             super().__init__(vllm_config, role, kv_cache_config)
         extra = dict(vllm_config.kv_transfer_config.kv_connector_extra_config or {})
         self.block_size = int(vllm_config.cache_config.block_size)
-        self.client = Client(extra["url"], api_key=extra.get("api_key"), timeout=float(extra.get("timeout", 10.0)))
+        self.client = Client(extra["url"], api_key=extra.get("api_key"), timeout=float(extra.get("timeout", 10.0)),
+                             ca_bundle=extra.get("ca_bundle"))
         self.namespace: Namespace = self.client.namespace(
             extra.get("model_fingerprint", vllm_config.model_config.model), str(extra.get("dtype", "auto")),
             self.block_size, lora=extra.get("lora"), salt=extra.get("salt"))

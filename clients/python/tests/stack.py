@@ -27,8 +27,11 @@ def free_port() -> int:
 class Stack:
     """The stack's index URL once started: one stack for every test module, stopped when the tests end."""
 
-    def __init__(self) -> None:
-        self.url: Optional[str] = os.environ.get("PROMPTCACHE_URL")
+    def __init__(self, tls: bool = False) -> None:
+        """``tls``: ``up --tls`` (HTTPS only, a throwaway CA whose certificate is :attr:`ca_file`)."""
+        self.tls = tls
+        self.url: Optional[str] = None if tls else os.environ.get("PROMPTCACHE_URL")
+        self.ca_file: Optional[str] = None
         self.process: Optional[subprocess.Popen] = None
         self.nodes: list = []
         self.work = tempfile.mkdtemp(prefix="promptcache-python-")
@@ -50,7 +53,8 @@ class Stack:
              "--index-config", "promptcache.index.auth.mode=api-key",
              "--index-config", f"promptcache.index.auth.tenants.python.api-keys={API_KEY}",
              # the nodes check SigV4 (the default of up); the tests hold a key of their own to act behind the index
-             "--node-config", f"promptcache.storage.auth.credentials.{sigv4.KEY_ID}={sigv4.SECRET}"],
+             "--node-config", f"promptcache.storage.auth.credentials.{sigv4.KEY_ID}={sigv4.SECRET}"]
+            + (["--tls"] if self.tls else []),
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout
         while not os.path.exists(stack_file):
@@ -64,6 +68,7 @@ class Stack:
             info = json.load(f)
         self.url = info["index"][0]
         self.nodes = info["nodes"]
+        self.ca_file = info.get("caFile")
         return self.url
 
     def stop(self) -> None:

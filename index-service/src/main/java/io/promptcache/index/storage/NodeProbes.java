@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +24,8 @@ import io.promptcache.schema.proto.NodeStatus;
  * Never on a request's path: {@link #answers} returns the last answer and starts a new probe in the background when
  * that one is older than a second. A refused connection or an answer other than 200 means down at once (a dead
  * process); a probe that times out means down only after {@value #TIMEOUTS_TO_DOWN} in a row (a paused node, or a
- * machine too busy to answer within {@code 2 s}: one slow answer must not hide a live node's objects).
+ * machine too busy to answer within {@code 2 s}: one slow answer must not hide a live node's objects). An https node
+ * is verified with the S3 client's trust ({@link NodeTrust}).
  */
 @ApplicationScoped
 public class NodeProbes {
@@ -33,7 +35,8 @@ public class NodeProbes {
     private static final long FRESH_MS = 1_000;
     static final int TIMEOUTS_TO_DOWN = 3;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT)
+            .sslContext(NodeTrust.context(ConfigProvider.getConfig())).build();
     private final Map<String, Probe> probes = new ConcurrentHashMap<>();
 
     /**

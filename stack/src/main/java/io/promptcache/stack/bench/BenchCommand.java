@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.promptcache.stack.cli.Sizes;
+import io.promptcache.stack.cli.Trust;
 import io.promptcache.stack.trace.MooncakeTrace;
 import io.promptcache.stack.up.StackInfo;
 
@@ -124,10 +125,19 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--kv-bytes-per-block", defaultValue = "16KiB", converter = Sizes.class, description = "trace: KV bytes per block, scaled down (default ${DEFAULT-VALUE})")
     long kvBytesPerBlock;
 
+    @Option(names = "--ca-file", description = "trust the CA certificates of this PEM file (and no other) for HTTPS: "
+            + "an index named with --index that serves TLS; a stack file of `up --tls` names its own")
+    Path caFile;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter console = command.commandLine().getOut();
-        StackInfo stack = index != null && !index.isEmpty() ? null : StackInfo.read(StackInfo.fileOrDefault(stackFile));
+        StackInfo stack = index != null && !index.isEmpty()
+                ? null
+                : StackInfo.read(StackInfo.fileOrDefault(stackFile)).trustItsCa();
+        if (caFile != null) {
+            Trust.caFile(caFile);
+        }
         List<String> replicas = stack == null ? index : stack.index();
         String key = apiKey != null || stack == null ? apiKey : stack.apiKey();
         Workload workload = workload();

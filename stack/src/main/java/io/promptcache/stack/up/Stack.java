@@ -14,6 +14,7 @@ import io.promptcache.devservices.launcher.GcConfig;
 import io.promptcache.devservices.launcher.IndexConfig;
 import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.devservices.launcher.StorageNodeConfig;
+import io.promptcache.devservices.launcher.TlsMaterial;
 import io.promptcache.devservices.launcher.WorkDirectories;
 
 /**
@@ -37,6 +38,8 @@ public final class Stack implements AutoCloseable {
     private final List<ServiceProcess> replicas = new ArrayList<>();
     /** The key id and secret the nodes accept and the index and GC sign with, made for this start; or null. */
     private final Map.Entry<String, String> storageKey;
+    /** The throwaway CA and server key every service serves HTTPS with ({@code --tls}), made at start; or null. */
+    private final TlsMaterial tls;
     private final Thread hook = new Thread(this::stop, "promptcache-stack-stop");
     private ServiceProcess broker;
     /** The port the stack's own broker serves on, the same across its restarts; 0 without one. */
@@ -50,6 +53,7 @@ public final class Stack implements AutoCloseable {
         this.throwaway = throwaway;
         this.logs = dataDir.resolve("logs");
         this.storageKey = spec.signedStorage() ? Map.entry("promptcache-stack", Secrets.random(24)) : null;
+        this.tls = spec.tls() ? TlsMaterial.create(dataDir.resolve("tls")) : null;
     }
 
     /** Starts everything and waits until every health endpoint is UP; on failure stops what started. */
@@ -83,7 +87,7 @@ public final class Stack implements AutoCloseable {
             ServiceProcess node = service("storage-node", id, nodeConfig(bootstrap, id, port),
                     List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC"));
             nodes.add(node);
-            nodeInfo.add(new StackInfo.Node(id, "http://127.0.0.1:" + port, node.handle().pid()));
+            nodeInfo.add(new StackInfo.Node(id, node.url(""), node.handle().pid()));
         }
         for (int i = 0; i < spec.gcs(); i++) {
             String name = i == 0 ? "gc" : "gc-" + (i + 1);
@@ -94,16 +98,17 @@ public final class Stack implements AutoCloseable {
         for (int i = 0; i < spec.replicas(); i++) {
             String name = "index-" + (i + 1);
             int port = port(spec.indexPort(), i);
-            replicas.add(service("index-service", name, indexConfig(bootstrap, name, port),
-                    List.of("-Xmx768m", "-XX:+UseParallelGC")));
-            index.add("http://127.0.0.1:" + port);
+            ServiceProcess replica = service("index-service", name, indexConfig(bootstrap, name, port),
+                    List.of("-Xmx768m", "-XX:+UseParallelGC"));
+            replicas.add(replica);
+            index.add(replica.url(""));
         }
         for (ServiceProcess service : started) {
             service.awaitReady(READY_TIMEOUT);
         }
         info = new StackInfo(ProcessHandle.current().pid(), bootstrap, spec.kafka() == null, dataDir.toString(),
                 throwaway, logs.toString(), index, nodeInfo, gcs.isEmpty() ? null : gcs.get(0).url(""),
-                spec.signedStorage(), spec.apiKey(), null);
+                spec.signedStorage(), spec.apiKey(), null, tls == null ? null : tls.caPem().toString());
     }
 
     /**
@@ -184,7 +189,11 @@ public final class Stack implements AutoCloseable {
     private ServiceProcess service(String module, String name, Map<String, String> config, List<String> jvm) {
         Path jar = spec.home().resolve(module).resolve("target").resolve("quarkus-app").resolve("quarkus-run.jar");
         ServiceProcess process = ServiceProcess.ofJar(jar, config, logFile(name)).withJvmArgs(jvm).inOwnSession()
-                .withStartupArchive().launch();
+                .withStartupArchive();
+        if (tls != null) {
+            process.withTls(tls.clientContext());
+        }
+        process.launch();
         started.add(process);
         return process;
     }
@@ -195,6 +204,9 @@ public final class Stack implements AutoCloseable {
                 .heartbeat(Duration.ofSeconds(1));
         if (storageKey != null) {
             c.sigv4(storageKey.getKey(), storageKey.getValue());
+        }
+        if (tls != null) {
+            c.tls(tls);
         }
         return c.with(spec.nodeConfig()).toMap();
     }
@@ -209,6 +221,9 @@ public final class Stack implements AutoCloseable {
         if (storageKey != null) {
             c.storageCredentials(storageKey.getKey(), storageKey.getValue());
         }
+        if (tls != null) {
+            c.tls(tls).trustNodes(tls);
+        }
         return c.with(spec.gcConfig()).toMap();
     }
 
@@ -219,6 +234,9 @@ public final class Stack implements AutoCloseable {
         }
         if (spec.apiKey() != null) {
             c.apiKey(StackSpec.TENANT, spec.apiKey());
+        }
+        if (tls != null) {
+            c.tls(tls).trustNodes(tls);
         }
         return c.with(spec.indexConfig()).toMap();
     }

@@ -10,6 +10,8 @@ import java.util.List;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.promptcache.stack.cli.Trust;
+
 /**
  * What a running stack looks like from outside: written by {@code up} once every service is ready (the stack file),
  * read by {@code status} and {@code bench}, deleted when the stack stops.
@@ -27,10 +29,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * @param apiKey the index's API key for the bench and tools, or null when the index is open
  * @param kafkaConfig the Kafka client settings file {@code up --kafka-config} gave (TLS, SASL), or null: {@code status}
  *        reads the heartbeats with it
+ * @param caFile the CA certificate (PEM) the services' HTTPS certificates are signed by ({@code up --tls}), or null
+ *        when they serve plain HTTP: tools trust it ({@link #trustItsCa})
  */
 public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, String dataDir, boolean throwaway,
         String logsDir, List<String> index, List<Node> nodes, String gc, boolean signedStorage, String apiKey,
-        String kafkaConfig) {
+        String kafkaConfig, String caFile) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -44,7 +48,19 @@ public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, Strin
     /** This stack with the Kafka client settings file {@code file} (null: none). */
     public StackInfo withKafkaConfig(String file) {
         return new StackInfo(pid, bootstrap, embeddedKafka, dataDir, throwaway, logsDir, index, nodes, gc,
-                signedStorage, apiKey, file);
+                signedStorage, apiKey, file, caFile);
+    }
+
+    /**
+     * Makes this process trust the stack's CA for HTTPS ({@code up --tls}): the default TLS context of every JDK HTTP
+     * client built from now on trusts it and nothing else (a tool's process talks to its stack only). Nothing
+     * changes for a stack of plain HTTP services.
+     */
+    public StackInfo trustItsCa() {
+        if (caFile != null) {
+            Trust.caFile(Path.of(caFile));
+        }
+        return this;
     }
 
     /** Where {@code up} writes the stack file unless told: {@code .promptcache-stack.json} in the checkout. */

@@ -22,10 +22,12 @@ import java.util.Map;
  *        this start; lookups return presigned URLs)
  * @param apiKey the API key of tenant {@value #TENANT} (the index then refuses requests without it), or null for
  *        an open index
+ * @param tls whether every service serves HTTPS only, with a throwaway CA made at start (the index and the GC trust
+ *        it for their calls to the nodes; presigned URLs are https)
  */
 public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gcs, int indexPort, int nodePort,
         int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig, Map<String, String> nodeConfig,
-        Map<String, String> gcConfig, boolean signedStorage, String apiKey) {
+        Map<String, String> gcConfig, boolean signedStorage, String apiKey, boolean tls) {
 
     /** The tenant whose key {@code --auth} makes. */
     public static final String TENANT = "local";
@@ -41,5 +43,19 @@ public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gc
         indexConfig = Map.copyOf(indexConfig);
         nodeConfig = Map.copyOf(nodeConfig);
         gcConfig = Map.copyOf(gcConfig);
+    }
+
+    /** A stack of plain HTTP services. */
+    public StackSpec(Path home, Path dataDir, int nodes, int replicas, int gcs, int indexPort, int nodePort,
+            int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig,
+            Map<String, String> nodeConfig, Map<String, String> gcConfig, boolean signedStorage, String apiKey) {
+        this(home, dataDir, nodes, replicas, gcs, indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig,
+                nodeConfig, gcConfig, signedStorage, apiKey, false);
+    }
+
+    /** This stack over TLS ({@code tls}). */
+    public StackSpec withTls() {
+        return new StackSpec(home, dataDir, nodes, replicas, gcs, indexPort, nodePort, gcPort, nodeCapacity, kafka,
+                indexConfig, nodeConfig, gcConfig, signedStorage, apiKey, true);
     }
 }

@@ -63,6 +63,10 @@ public final class UpCommand implements Callable<Integer> {
             + "with a key made at start, which the index and the GC sign with; lookups return presigned URLs)")
     boolean openStorage;
 
+    @Option(names = "--tls", description = "every service serves HTTPS only, with a throwaway CA made at start (its "
+            + "certificate is printed and kept in the stack file; bench and status trust it; presigned URLs are https)")
+    boolean tls;
+
     @Option(names = "--auth", description = "the index requires an API key: one is made at start for tenant '"
             + StackSpec.TENANT + "', printed and kept in the stack file for bench (default: open, no API keys)")
     boolean auth;
@@ -91,6 +95,9 @@ public final class UpCommand implements Callable<Integer> {
                 indexPort, nodePort, gcPort, nodeCapacity, kafka, withKafkaSettings(indexConfig),
                 withKafkaSettings(nodeConfig), withKafkaSettings(gcConfig), !openStorage,
                 auth ? Secrets.random(24) : null);
+        if (tls) {
+            spec = spec.withTls();
+        }
         out.println("starting promptcache: " + nodes + " storage node(s), " + replicas + " index replica(s)"
                 + (noGc ? "" : ", a gc-processor") + (kafka == null
                         ? ", an embedded Kafka broker"
@@ -145,6 +152,9 @@ public final class UpCommand implements Callable<Integer> {
                 : indexAuthMode != null && !indexAuthMode.equals("open")
                         ? indexAuthMode + " (as --index-config sets it: the keys are the ones it names)"
                         : "OPEN: no API keys, every caller is one tenant (--auth turns keys on)"));
+        out.println("  tls            " + (info.caFile() != null
+                ? "HTTPS only; CA certificate " + info.caFile() + " (curl --cacert, the Python client's ca_bundle)"
+                : "off: plain HTTP on every port (--tls turns it on)"));
         out.println("  data           " + info.dataDir() + (info.throwaway() ? " (throwaway)" : ""));
         out.println("  logs           " + info.logsDir());
     }

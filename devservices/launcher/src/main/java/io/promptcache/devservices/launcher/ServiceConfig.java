@@ -30,6 +30,18 @@ public abstract class ServiceConfig<T extends ServiceConfig<T>> {
         return self();
     }
 
+    /**
+     * HTTPS only, on the service's port, with the server key of {@code tls} (Quarkus' TLS registry): no plain HTTP
+     * listener is opened. Start the process {@link ServiceProcess#withTls with a client context} that trusts it.
+     */
+    public T tls(TlsMaterial tls) {
+        put("quarkus.http.ssl-port", properties.get("quarkus.http.port"));
+        put("quarkus.http.insecure-requests", "disabled");
+        put("quarkus.tls.key-store.p12.path", tls.keyStore().toString());
+        put("quarkus.tls.key-store.p12.password", tls.password());
+        return self();
+    }
+
     /** The service's root log level ({@code WARN} keeps a test's output short). */
     public T logLevel(String level) {
         return with("quarkus.log.level", level);

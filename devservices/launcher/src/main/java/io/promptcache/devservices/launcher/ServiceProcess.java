@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.SSLContext;
+
 /**
  * A packaged promptcache service ({@code <module>/target/quarkus-app/quarkus-run.jar}) run as its own process on
  * 127.0.0.1, for tests that need a real sibling service (services never import each other). Started with system
@@ -40,6 +42,9 @@ public final class ServiceProcess implements AutoCloseable {
     private List<String> jvmArgs = List.of("-Xmx384m", "-XX:+UseSerialGC");
     private boolean ownSession;
     private boolean startupArchive;
+    /** The client of this service's readiness, and its scheme: https once {@link #withTls}. */
+    private HttpClient http = HTTP;
+    private String scheme = "http";
     private Process process;
 
     private ServiceProcess(Path jar, Map<String, String> properties, Path log, int port) {
@@ -85,6 +90,17 @@ public final class ServiceProcess implements AutoCloseable {
     /** JVM options instead of the default small test heap ({@code -Xmx384m -XX:+UseSerialGC}). */
     public ServiceProcess withJvmArgs(List<String> args) {
         this.jvmArgs = List.copyOf(args);
+        return this;
+    }
+
+    /**
+     * The service serves HTTPS ({@link ServiceConfig#tls}): its URLs are https and its readiness is asked with a
+     * client of {@code trust} (one that trusts the service's CA).
+     */
+    public ServiceProcess withTls(SSLContext trust) {
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(trust)
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        this.scheme = "https";
         return this;
     }
 
@@ -189,7 +205,7 @@ public final class ServiceProcess implements AutoCloseable {
     /** Whether {@code /q/health/ready} answers 200 now. */
     public boolean ready() {
         try {
-            HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(URI.create(url("/q/health/ready")))
+            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(URI.create(url("/q/health/ready")))
                     .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
             return response.statusCode() == 200;
         } catch (IOException e) {
@@ -204,9 +220,9 @@ public final class ServiceProcess implements AutoCloseable {
         return port;
     }
 
-    /** {@code http://127.0.0.1:<port><path>}. */
+    /** {@code http://127.0.0.1:<port><path>} ({@code https} {@link #withTls}). */
     public String url(String path) {
-        return "http://127.0.0.1:" + port + path;
+        return scheme + "://127.0.0.1:" + port + path;
     }
 
     /** The process, once launched (its pid and descendants, for checks that nothing is left running). */

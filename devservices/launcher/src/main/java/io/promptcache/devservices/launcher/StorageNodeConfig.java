@@ -6,8 +6,11 @@ import java.time.Duration;
 /** A storage node's configuration keys (storage-node README, "Configuration"). */
 public final class StorageNodeConfig extends ServiceConfig<StorageNodeConfig> {
 
+    private final int port;
+
     private StorageNodeConfig(String bootstrap, String nodeId, int port, Path dataDir) {
         super(bootstrap, port);
+        this.port = port;
         put("promptcache.storage.node-id", nodeId);
         put("promptcache.storage.data-dir", dataDir.toString());
         put("promptcache.storage.advertised-endpoint", "http://127.0.0.1:" + port);
@@ -33,6 +36,14 @@ public final class StorageNodeConfig extends ServiceConfig<StorageNodeConfig> {
 
     public StorageNodeConfig heartbeat(Duration interval) {
         put("promptcache.storage.heartbeat-interval", duration(interval));
+        return this;
+    }
+
+    /** HTTPS only (see {@link ServiceConfig#tls}); the node advertises its https endpoint (presigned URLs use it). */
+    @Override
+    public StorageNodeConfig tls(TlsMaterial tls) {
+        super.tls(tls);
+        put("promptcache.storage.advertised-endpoint", "https://127.0.0.1:" + port);
         return this;
     }
 
