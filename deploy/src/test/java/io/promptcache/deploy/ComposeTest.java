@@ -75,6 +75,18 @@ class ComposeTest {
         JsonNode node = services.path("storage-node").path("environment");
         assertThat(node.path("PROMPTCACHE_STORAGE_AUTH_MODE").asText()).isEqualTo("sigv4");
         assertThat(node.path("PROMPTCACHE_STORAGE_AUTH_CREDENTIALS_PROMPTCACHE").asText()).contains(":?");
+        // and no listener without TLS: HTTPS only on each service's port, with the stores `promptcache certs` made
+        for (String name : List.of("storage-node", "index-service", "gc-processor")) {
+            JsonNode service = services.path(name);
+            String port = service.path("ports").get(0).asText().split(":")[1];
+            assertThat(service.path("environment").path("QUARKUS_HTTP_SSL_PORT").asText()).as(name).isEqualTo(port);
+            assertThat(service.path("environment").path("QUARKUS_HTTP_INSECURE_REQUESTS").asText()).as(name)
+                    .isEqualTo("disabled");
+            assertThat(service.path("env_file").get(0).asText()).as(name).isEqualTo("tls/tls.env");
+            assertThat(service.path("volumes").toString()).as(name).contains("./tls:/etc/promptcache/tls:ro");
+            assertThat(service.path("healthcheck").path("test").toString()).as(name).contains("https://");
+        }
+        assertThat(node.path("PROMPTCACHE_STORAGE_ADVERTISED_ENDPOINT").asText()).startsWith("https://");
         assertThat(problems).isEmpty();
         assertThat(services.has("kafka") && services.has("topics") && services.has("storage-node")
                 && services.has("index-service") && services.has("gc-processor")).isTrue();

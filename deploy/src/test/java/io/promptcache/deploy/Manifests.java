@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -117,8 +118,18 @@ final class Manifests {
         return docs;
     }
 
-    /** {@code doc} bound to its model class; fails for a kind not in {@link #KINDS}. */
+    /**
+     * {@code doc} bound to its model class; fails for a kind not in {@link #KINDS}. cert-manager's Certificate and
+     * Issuer, which have no model class here, are checked against {@link CertManagerSchema} and kept generic.
+     */
     static HasMetadata typed(JsonNode doc) {
+        if (CertManagerSchema.covers(doc)) {
+            List<String> unknown = CertManagerSchema.unknownFields(doc);
+            if (!unknown.isEmpty()) {
+                throw new IllegalArgumentException("fields cert-manager v1 does not have: " + unknown);
+            }
+            return YAML.convertValue(doc, GenericKubernetesResource.class);
+        }
         String kind = doc.path("apiVersion").asText() + "/" + doc.path("kind").asText();
         Class<? extends HasMetadata> type = KINDS.get(kind);
         if (type == null) {
@@ -132,6 +143,9 @@ final class Manifests {
      * {@code additionalProperties} instead of failing, so a misspelt or misplaced field would pass unnoticed.
      */
     static List<String> unknownFields(Object resource) {
+        if (resource instanceof GenericKubernetesResource) {
+            return List.of(); // cert-manager's: checked field by field when typed
+        }
         List<String> unknown = new ArrayList<>();
         walk(resource, resource.getClass().getSimpleName(), unknown);
         return unknown;

@@ -3,11 +3,14 @@ package io.promptcache.deploy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -20,6 +23,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Probe;
@@ -47,7 +51,10 @@ class ManifestsTest {
 
     /** Secrets the production overlay expects the cluster to hold (from a secret manager; deploy/README.md). */
     private static final Set<String> SUPPLIED_BY_THE_OPERATOR = Set.of("promptcache-storage-credentials",
-            "promptcache-index-api-keys");
+            "promptcache-index-api-keys", "promptcache-tls-keystore-password");
+    /** The HTTP port of each service's container, which TLS must cover. */
+    private static final Map<String, Integer> PORTS = Map.of("storage-node", 9000, "index-service", 8080,
+            "gc-processor", 8090);
     private static final Set<String> HEALTH_PATHS = Set.of("/q/health/started", "/q/health/ready", "/q/health/live");
 
     @Test
@@ -92,6 +99,10 @@ class ManifestsTest {
         problems.addAll(rendering.containerProblems());
         problems.addAll(rendering.selectorProblems());
         problems.addAll(rendering.authProblems());
+        problems.addAll(rendering.referenceOrderProblems());
+        if (dir.equals("overlays/production")) {
+            problems.addAll(rendering.tlsProblems());
+        }
         assertThat(problems).isEmpty();
         assertThat(rendering.of(KafkaTopic.class)).extracting(t -> t.getSpec().getTopicName())
                 .containsExactlyInAnyOrderElementsOf(Topics.ALL.stream().map(TopicCatalog.defaults()::name).toList());
@@ -145,6 +156,10 @@ class ManifestsTest {
             Set<String> configMaps = names(ConfigMap.class);
             Set<String> secrets = new HashSet<>(names(Secret.class));
             secrets.addAll(external);
+            // the Secrets cert-manager writes for the Certificates of the rendering
+            of(GenericKubernetesResource.class).stream().filter(r -> r.getKind().equals("Certificate"))
+                    .forEach(c -> secrets.add(String.valueOf(((Map<?, ?>) c.getAdditionalProperties().get("spec"))
+                            .get("secretName"))));
             for (PodTemplateSpec pod : templates()) {
                 for (Container c : pod.getSpec().getContainers()) {
                     c.getEnvFrom().forEach(from -> {
@@ -211,6 +226,85 @@ class ManifestsTest {
             }
             keys.stream().filter(e -> e.getValueFrom() == null || e.getValueFrom().getSecretKeyRef() == null)
                     .forEach(e -> problems.add(c.getName() + ": " + e.getName() + " is not from a Secret"));
+            return problems;
+        }
+
+        /**
+         * No listener without TLS: every service container serves HTTPS only on its port (ssl port = that port,
+         * insecure requests disabled, a key and certificate from the mounted TLS Secret), is probed over HTTPS; the
+         * node advertises an https endpoint; the index and the GC trust a file store for the nodes; Prometheus scrapes
+         * over HTTPS.
+         */
+        List<String> tlsProblems() {
+            List<String> problems = new ArrayList<>();
+            int services = 0;
+            for (PodTemplateSpec pod : templates()) {
+                for (Container c : pod.getSpec().getContainers()) {
+                    Integer port = PORTS.get(c.getName());
+                    if (port == null) {
+                        continue;
+                    }
+                    services++;
+                    Map<String, String> env = new HashMap<>();
+                    c.getEnv().forEach(e -> env.put(e.getName(), e.getValue()));
+                    if (!String.valueOf(port).equals(env.get("QUARKUS_HTTP_SSL_PORT"))
+                            || !"disabled".equals(env.get("QUARKUS_HTTP_INSECURE_REQUESTS"))) {
+                        problems.add(c.getName() + ": port " + port + " is not HTTPS only");
+                    }
+                    String keyStore = env.get("QUARKUS_TLS_KEY_STORE_P12_PATH");
+                    boolean mounted = keyStore != null && c.getVolumeMounts().stream().anyMatch(m -> keyStore
+                            .startsWith(m.getMountPath() + "/")
+                            && pod.getSpec().getVolumes().stream()
+                                    .anyMatch(v -> v.getName().equals(m.getName()) && v.getSecret() != null));
+                    boolean password = c.getEnv().stream().anyMatch(e -> e.getName().equals(
+                            "QUARKUS_TLS_KEY_STORE_P12_PASSWORD") && e.getValueFrom() != null
+                            && e.getValueFrom().getSecretKeyRef() != null);
+                    if (!mounted || !password) {
+                        problems.add(c.getName() + ": no key store from a mounted Secret with its password from one");
+                    }
+                    Stream.of(c.getStartupProbe(), c.getReadinessProbe(), c.getLivenessProbe())
+                            .filter(p -> p == null || p.getHttpGet() == null
+                                    || !"HTTPS".equals(p.getHttpGet().getScheme()))
+                            .findAny().ifPresent(p -> problems.add(c.getName() + ": a probe not over HTTPS"));
+                    if (c.getName().equals("storage-node")) {
+                        if (!String.valueOf(env.get("PROMPTCACHE_STORAGE_ADVERTISED_ENDPOINT"))
+                                .startsWith("https://")) {
+                            problems.add("storage-node: advertises a plain http endpoint (presigned URLs use it)");
+                        }
+                    } else if (!"file-store".equals(env.get(
+                            "QUARKUS_S3_SYNC_CLIENT_TLS_TRUST_MANAGERS_PROVIDER_TYPE"))) {
+                        problems.add(c.getName() + ": calls the nodes without a trust store of their CA");
+                    }
+                }
+            }
+            if (services != PORTS.size()) {
+                problems.add("expected " + PORTS.size() + " service containers, found " + services);
+            }
+            of(ServiceMonitor.class).forEach(m -> m.getSpec().getEndpoints().stream()
+                    .filter(e -> !"https".equals(e.getScheme()))
+                    .forEach(e -> problems.add("ServiceMonitor " + m.getMetadata().getName() + " scrapes plain http")));
+            return problems;
+        }
+
+        /** Every {@code $(VAR)} of an env value names a variable defined before it (Kubernetes expands no other). */
+        List<String> referenceOrderProblems() {
+            List<String> problems = new ArrayList<>();
+            Pattern reference = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
+            for (PodTemplateSpec pod : templates()) {
+                for (Container c : pod.getSpec().getContainers()) {
+                    Set<String> defined = new HashSet<>();
+                    for (EnvVar e : c.getEnv()) {
+                        Matcher m = reference.matcher(e.getValue() == null ? "" : e.getValue());
+                        while (m.find()) {
+                            if (!defined.contains(m.group(1))) {
+                                problems.add(c.getName() + ": " + e.getName() + " uses $(" + m.group(1)
+                                        + ") before it is defined");
+                            }
+                        }
+                        defined.add(e.getName());
+                    }
+                }
+            }
             return problems;
         }
 

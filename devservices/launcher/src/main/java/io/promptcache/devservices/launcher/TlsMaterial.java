@@ -33,17 +33,30 @@ public final class TlsMaterial {
 
     private final Path dir;
     private final String password;
+    /** Host names the server certificate is for, besides {@code 127.0.0.1} and {@code localhost}. */
+    private final List<String> hosts;
 
-    private TlsMaterial(Path dir, String password) {
+    private TlsMaterial(Path dir, String password, List<String> hosts) {
         this.dir = dir;
         this.password = password;
+        this.hosts = List.copyOf(hosts);
     }
 
     /** Makes a new CA and server key pair under {@code dir} (created; files there of an earlier call are replaced). */
     public static TlsMaterial create(Path dir) {
+        return create(dir, List.of());
+    }
+
+    /** As {@link #create(Path)}, the certificate also for {@code hosts} (DNS names, e.g. compose's service names). */
+    public static TlsMaterial create(Path dir, List<String> hosts) {
+        for (String host : hosts) {
+            if (!host.matches("[A-Za-z0-9*]([A-Za-z0-9.-]*[A-Za-z0-9])?")) {
+                throw new IllegalArgumentException("not a DNS name: " + host);
+            }
+        }
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
-        TlsMaterial tls = new TlsMaterial(dir, HexFormat.of().formatHex(random));
+        TlsMaterial tls = new TlsMaterial(dir, HexFormat.of().formatHex(random), hosts);
         tls.make();
         return tls;
     }
@@ -123,7 +136,7 @@ public final class TlsMaterial {
         keytool("-certreq", "-alias", "server", "-keystore", "server.p12", "-storepass", password, "-file",
                 "server.csr");
         keytool("-gencert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", password, "-infile", "server.csr",
-                "-outfile", "server.pem", "-rfc", "-ext", "san=ip:127.0.0.1,dns:localhost", "-ext",
+                "-outfile", "server.pem", "-rfc", "-ext", san(), "-ext",
                 "ku:c=digitalSignature,keyAgreement", "-ext", "eku=serverAuth", "-validity", validity);
         keytool("-importcert", "-alias", "ca", "-keystore", "server.p12", "-storepass", password, "-file", "ca.pem",
                 "-noprompt");
@@ -138,6 +151,12 @@ public final class TlsMaterial {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private String san() {
+        StringBuilder san = new StringBuilder("san=ip:127.0.0.1,dns:localhost");
+        hosts.forEach(host -> san.append(",dns:").append(host));
+        return san.toString();
     }
 
     private void keytool(String... args) {
