@@ -1,5 +1,6 @@
 package io.promptcache.gc.config;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -131,6 +132,16 @@ public interface GcConfig {
         Optional<String> accessKeyId();
 
         Optional<String> secretAccessKey();
+
+        /**
+         * Instead of the two above: a file of the lines {@code access-key-id=...} and {@code secret-access-key=...},
+         * re-read every {@link #reloadInterval} (the storage key rotates without a restart).
+         */
+        Optional<Path> credentialsFile();
+
+        /** How often the credentials file is re-read. */
+        @WithDefault("10s")
+        Duration reloadInterval();
 
         @WithDefault("us-east-1")
         String region();

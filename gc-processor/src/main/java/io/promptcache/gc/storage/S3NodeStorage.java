@@ -4,16 +4,18 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.gc.config.GcConfig;
+import io.promptcache.schema.secret.StorageKey;
 
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -42,14 +44,10 @@ public class S3NodeStorage implements NodeStorage {
     S3NodeStorage(S3Client client, GcConfig config) {
         this.client = client;
         GcConfig.Storage storage = config.storage();
-        if (storage.accessKeyId().isPresent() != storage.secretAccessKey().isPresent()) {
-            throw new IllegalArgumentException("set both promptcache.gc.storage.access-key-id and "
-                    + "promptcache.gc.storage.secret-access-key, or neither");
-        }
-        this.credentials = storage.accessKeyId().isPresent()
-                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(storage.accessKeyId().get(),
-                        storage.secretAccessKey().get()))
-                : AnonymousCredentialsProvider.create();
+        Optional<Supplier<StorageKey>> key = StorageKey.of("promptcache.gc.storage.", storage.accessKeyId(),
+                storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
+        this.credentials = key.<AwsCredentialsProvider> map(k -> () -> AwsBasicCredentials.create(
+                k.get().accessKeyId(), k.get().secretAccessKey())).orElseGet(AnonymousCredentialsProvider::create);
         this.region = Region.of(storage.region());
         this.timeout = storage.callTimeout();
     }

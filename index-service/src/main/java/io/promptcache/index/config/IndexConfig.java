@@ -1,5 +1,6 @@
 package io.promptcache.index.config;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +103,16 @@ public interface IndexConfig {
 
         Optional<String> secretAccessKey();
 
+        /**
+         * Instead of the two above: a file of the lines {@code access-key-id=...} and {@code secret-access-key=...},
+         * re-read every {@link #reloadInterval} (the storage key rotates without a restart).
+         */
+        Optional<Path> credentialsFile();
+
+        /** How often the credentials file is re-read. */
+        @WithDefault("10s")
+        Duration reloadInterval();
+
         /** SigV4 region (the storage node accepts any; it must match what the node expects). */
         @WithDefault("us-east-1")
         String region();
@@ -180,6 +191,16 @@ public interface IndexConfig {
 
         /** Tenants and their API keys: {@code promptcache.index.auth.tenants.<tenant>.api-keys=k1,k2}. */
         Map<String, Tenant> tenants();
+
+        /**
+         * A file of further keys, {@code <tenant>=<key>[,<key>]} per line, re-read every {@link #reloadInterval}: a
+         * key is added or removed without a restart (a rotation: old and new at once, then the new alone).
+         */
+        Optional<Path> keysFile();
+
+        /** How often the keys file is re-read. */
+        @WithDefault("10s")
+        Duration reloadInterval();
 
         enum Mode {
             OPEN,

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -19,11 +20,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.secret.StorageKey;
 
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -82,15 +83,11 @@ public class S3NodeStorage implements NodeStorage {
     S3NodeStorage(S3Client client, IndexConfig config) {
         this.client = client;
         IndexConfig.Storage storage = config.storage();
-        this.signed = storage.accessKeyId().isPresent();
-        if (signed != storage.secretAccessKey().isPresent()) {
-            throw new IllegalArgumentException("set both promptcache.index.storage.access-key-id and "
-                    + "promptcache.index.storage.secret-access-key, or neither");
-        }
-        this.credentials = signed
-                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(storage.accessKeyId().get(),
-                        storage.secretAccessKey().get()))
-                : AnonymousCredentialsProvider.create();
+        Optional<Supplier<StorageKey>> key = StorageKey.of("promptcache.index.storage.", storage.accessKeyId(),
+                storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
+        this.signed = key.isPresent();
+        this.credentials = key.<AwsCredentialsProvider> map(k -> () -> AwsBasicCredentials.create(
+                k.get().accessKeyId(), k.get().secretAccessKey())).orElseGet(AnonymousCredentialsProvider::create);
         this.region = Region.of(storage.region());
         this.presignExpiry = storage.presignExpiry();
         this.bucket = config.store().bucket();

@@ -2,9 +2,14 @@ package io.promptcache.index.tenancy;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -15,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.error.ApiErrorCode;
 import io.promptcache.index.error.ApiException;
+import io.promptcache.schema.secret.SecretFile;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -31,26 +37,60 @@ public class Tenancy {
     public static final String API_KEY_HEADER = "X-Api-Key";
 
     private final boolean open;
-    /** SHA-256 of each key -> tenant: keys are compared as digests, never kept as text. */
-    private final Map<String, String> tenantByKeyDigest = new HashMap<>();
+    /**
+     * SHA-256 of each key -> tenant: keys are compared as digests, never kept as text. Replaced whole when the keys
+     * file changes.
+     */
+    private volatile Map<String, String> tenantByKeyDigest;
+    /** The keys file's watch, or null without one. */
+    private final SecretFile keysFile;
 
     Tenancy(IndexConfig config) {
         this.open = config.auth().mode() == IndexConfig.Auth.Mode.OPEN;
-        config.auth().tenants().forEach((tenant, settings) -> settings.apiKeys().forEach(key -> {
+        Map<String, List<String>> configured = new LinkedHashMap<>();
+        config.auth().tenants().forEach((tenant, settings) -> configured.put(tenant, settings.apiKeys()));
+        if (config.auth().keysFile().isPresent()) {
+            this.keysFile = SecretFile.watch(config.auth().keysFile().get(), config.auth().reloadInterval(),
+                    entries -> table(configured, entries), table -> tenantByKeyDigest = table);
+        } else {
+            this.keysFile = null;
+            this.tenantByKeyDigest = table(configured, Map.of());
+        }
+    }
+
+    /**
+     * The key table of the configured keys and a keys file's lines ({@code <tenant>=<key>[,<key>]}); refuses blank
+     * keys, a key of two tenants, and no key at all in {@code api-key} mode.
+     */
+    private Map<String, String> table(Map<String, List<String>> configured, Map<String, String> fileLines) {
+        Map<String, List<String>> all = new LinkedHashMap<>(configured);
+        fileLines.forEach((tenant, keys) -> all.merge(tenant, Arrays.stream(keys.split(",")).map(String::strip)
+                .toList(), (a, b) -> Stream.concat(a.stream(), b.stream()).toList()));
+        Map<String, String> table = new HashMap<>();
+        all.forEach((tenant, keys) -> keys.forEach(key -> {
             if (key.isBlank()) {
                 throw new IllegalArgumentException("tenant " + tenant + " has a blank API key");
             }
-            String previous = tenantByKeyDigest.put(digest(key), tenant);
+            String previous = table.put(digest(key), tenant);
             if (previous != null && !previous.equals(tenant)) {
                 throw new IllegalArgumentException("one API key is configured for tenants " + previous + " and "
                         + tenant + ": a key belongs to exactly one tenant");
             }
         }));
-        if (!open && tenantByKeyDigest.isEmpty()) {
+        if (!open && table.isEmpty()) {
             throw new IllegalArgumentException("promptcache.index.auth.mode=api-key (the default) needs at least one "
                     + "key: set promptcache.index.auth.tenants.<tenant>.api-keys=<key>[,<next key>] (env "
-                    + "PROMPTCACHE_INDEX_AUTH_TENANTS_<TENANT>_API_KEYS), or promptcache.index.auth.mode=open for "
-                    + "local development without keys");
+                    + "PROMPTCACHE_INDEX_AUTH_TENANTS_<TENANT>_API_KEYS) or lines <tenant>=<key> in "
+                    + "promptcache.index.auth.keys-file, or promptcache.index.auth.mode=open for local development "
+                    + "without keys");
+        }
+        return Map.copyOf(table);
+    }
+
+    @PreDestroy
+    void stopWatching() {
+        if (keysFile != null) {
+            keysFile.close();
         }
     }
 
@@ -59,8 +99,9 @@ public class Tenancy {
             LOG.warn("Auth mode OPEN: no API keys, every caller reaches every namespace. For local development only; "
                     + "set promptcache.index.auth.mode=api-key and promptcache.index.auth.tenants.<tenant>.api-keys");
         } else {
-            LOG.info("Auth mode API-KEY: {} key(s) for {} tenant(s)", tenantByKeyDigest.size(),
-                    tenantByKeyDigest.values().stream().distinct().count());
+            Map<String, String> table = tenantByKeyDigest;
+            LOG.info("Auth mode API-KEY: {} key(s) for {} tenant(s){}", table.size(),
+                    table.values().stream().distinct().count(), keysFile == null ? "" : " (keys file re-read)");
         }
     }
 

@@ -28,6 +28,8 @@ import io.promptcache.devservices.launcher.WorkDirectories;
 public final class Stack implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** The access key id of the storage key made at start. */
+    public static final String STORAGE_KEY_ID = "promptcache-stack";
     private final StackSpec spec;
     private final Path dataDir;
     private final boolean throwaway;
@@ -36,10 +38,10 @@ public final class Stack implements AutoCloseable {
     private final List<ServiceProcess> nodes = new ArrayList<>();
     private final List<ServiceProcess> gcs = new ArrayList<>();
     private final List<ServiceProcess> replicas = new ArrayList<>();
-    /** The key id and secret the nodes accept and the index and GC sign with, made for this start; or null. */
-    private final Map.Entry<String, String> storageKey;
     /** The throwaway CA and server key every service serves HTTPS with ({@code --tls}), made at start; or null. */
     private final TlsMaterial tls;
+    /** The files the services read their keys from (re-read while they run). */
+    private final StackSecrets secrets;
     private final Thread hook = new Thread(this::stop, "promptcache-stack-stop");
     private ServiceProcess broker;
     /** The port the stack's own broker serves on, the same across its restarts; 0 without one. */
@@ -52,8 +54,17 @@ public final class Stack implements AutoCloseable {
         this.dataDir = dataDir;
         this.throwaway = throwaway;
         this.logs = dataDir.resolve("logs");
-        this.storageKey = spec.signedStorage() ? Map.entry("promptcache-stack", Secrets.random(24)) : null;
         this.tls = spec.tls() ? TlsMaterial.create(dataDir.resolve("tls")) : null;
+        this.secrets = StackSecrets.in(dataDir.resolve("secrets"));
+        if (spec.signedStorage()) {
+            // the key the nodes accept and the index and the GC sign with, made for this start
+            String secret = Secrets.random(24);
+            secrets.writeNodeCredentials(List.of(STORAGE_KEY_ID + "=" + secret));
+            secrets.writeStorageKey(STORAGE_KEY_ID, secret);
+        }
+        if (spec.apiKey() != null) {
+            secrets.writeApiKeys(List.of(StackSpec.TENANT + "=" + spec.apiKey()));
+        }
     }
 
     /** Starts everything and waits until every health endpoint is UP; on failure stops what started. */
@@ -202,8 +213,8 @@ public final class Stack implements AutoCloseable {
         StorageNodeConfig c = StorageNodeConfig.of(bootstrap, id, port, dataDir.resolve(id))
                 .capacity(spec.nodeCapacity()).ramTier(Math.min(spec.nodeCapacity(), 128L << 20))
                 .heartbeat(Duration.ofSeconds(1));
-        if (storageKey != null) {
-            c.sigv4(storageKey.getKey(), storageKey.getValue());
+        if (spec.signedStorage()) {
+            c.sigv4File(secrets.nodeCredentials());
         }
         if (tls != null) {
             c.tls(tls);
@@ -218,8 +229,8 @@ public final class Stack implements AutoCloseable {
 
     private Map<String, String> gcConfig(String bootstrap, String name, int port) {
         GcConfig c = GcConfig.of(bootstrap, name, port, dataDir.resolve(name).resolve("state"));
-        if (storageKey != null) {
-            c.storageCredentials(storageKey.getKey(), storageKey.getValue());
+        if (spec.signedStorage()) {
+            c.storageCredentialsFile(secrets.storageKey());
         }
         if (tls != null) {
             c.tls(tls).trustNodes(tls);
@@ -229,11 +240,11 @@ public final class Stack implements AutoCloseable {
 
     private Map<String, String> indexConfig(String bootstrap, String name, int port) {
         IndexConfig c = IndexConfig.of(bootstrap, name, port, dataDir.resolve(name).resolve("state"));
-        if (storageKey != null) {
-            c.storageCredentials(storageKey.getKey(), storageKey.getValue());
+        if (spec.signedStorage()) {
+            c.storageCredentialsFile(secrets.storageKey());
         }
         if (spec.apiKey() != null) {
-            c.apiKey(StackSpec.TENANT, spec.apiKey());
+            c.apiKeysFile(secrets.apiKeys());
         }
         if (tls != null) {
             c.tls(tls).trustNodes(tls);
@@ -243,6 +254,11 @@ public final class Stack implements AutoCloseable {
 
     private Path logFile(String name) {
         return logs.resolve(name + ".log");
+    }
+
+    /** The files the services read their keys from: rewrite one to rotate a key (tools and tests). */
+    public StackSecrets secrets() {
+        return secrets;
     }
 
     public StackInfo info() {

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
@@ -28,7 +29,8 @@ public final class SigV4Verifier {
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
 
-    private final Map<String, String> secrets;
+    /** Secret key per access key id, as of now (a credentials file may replace them while the node runs). */
+    private final Supplier<Map<String, String>> secrets;
     private final String region;
     private final Duration maxSkew;
     private final Clock clock;
@@ -39,7 +41,12 @@ public final class SigV4Verifier {
      * @param maxSkew how far a header-signed request's time may be from ours
      */
     public SigV4Verifier(Map<String, String> secrets, String region, Duration maxSkew, Clock clock) {
-        this.secrets = Map.copyOf(secrets);
+        this(constant(Map.copyOf(secrets)), region, maxSkew, clock);
+    }
+
+    /** As above, the secrets read at each request from {@code secrets} (keys that change while the node runs). */
+    public SigV4Verifier(Supplier<Map<String, String>> secrets, String region, Duration maxSkew, Clock clock) {
+        this.secrets = secrets;
         this.region = region;
         this.maxSkew = maxSkew;
         this.clock = clock;
@@ -146,7 +153,7 @@ public final class SigV4Verifier {
             throw new S3Exception(malformed,
                     "The region '" + scopeParts[2] + "' is wrong; this node expects '" + region + "'.");
         }
-        String secret = secrets.get(accessKey);
+        String secret = secrets.get().get(accessKey);
         if (secret == null) {
             throw new S3Exception(S3ErrorCode.INVALID_ACCESS_KEY_ID,
                     "The access key id '" + accessKey + "' is not configured on this node.");
@@ -200,5 +207,9 @@ public final class SigV4Verifier {
     private static S3Exception malformedHeader(String why) {
         return new S3Exception(S3ErrorCode.AUTHORIZATION_HEADER_MALFORMED, "The Authorization header is not valid: "
                 + why + ".");
+    }
+
+    private static Supplier<Map<String, String>> constant(Map<String, String> secrets) {
+        return () -> secrets;
     }
 }

@@ -147,6 +147,16 @@ public interface StorageConfig {
          */
         Map<String, String> credentials();
 
+        /**
+         * A file of further keys, {@code <access-key-id>=<secret-key>} per line, re-read every
+         * {@link #reloadInterval}: a key is added or removed without a restart.
+         */
+        Optional<Path> credentialsFile();
+
+        /** How often the credentials file is re-read. */
+        @WithDefault("10s")
+        Duration reloadInterval();
+
         /** How far the time of a header-signed request may be from the node's clock (S3 allows 15 minutes). */
         @WithDefault("15m")
         Duration maxClockSkew();

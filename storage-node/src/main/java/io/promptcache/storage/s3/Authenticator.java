@@ -1,8 +1,12 @@
 package io.promptcache.storage.s3;
 
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
+import io.promptcache.schema.secret.SecretFile;
 import io.promptcache.storage.auth.AuthMode;
 import io.promptcache.storage.auth.SigV4Verifier;
 import io.promptcache.storage.auth.SignedRequest;
@@ -31,14 +35,35 @@ final class Authenticator {
         if (config.mode() == AuthMode.NONE) {
             return null;
         }
-        if (config.credentials().isEmpty()) {
+        AtomicReference<Map<String, String>> secrets = new AtomicReference<>();
+        if (config.credentialsFile().isPresent()) {
+            // re-read while the node runs: a key is rotated by adding the new one, moving the clients, dropping the old
+            SecretFile.watch(config.credentialsFile().get(), config.reloadInterval(),
+                    lines -> credentials(config.credentials(), lines), secrets::set);
+        } else {
+            secrets.set(credentials(config.credentials(), Map.of()));
+        }
+        return new Authenticator(new SigV4Verifier(secrets::get, config.region(), config.maxClockSkew(),
+                Clock.systemUTC()));
+    }
+
+    /** The configured keys and a credentials file's lines ({@code <access-key-id>=<secret>}); at least one. */
+    private static Map<String, String> credentials(Map<String, String> configured, Map<String, String> lines) {
+        Map<String, String> all = new HashMap<>(configured);
+        all.putAll(lines);
+        if (all.isEmpty()) {
             throw new IllegalStateException("promptcache.storage.auth.mode=sigv4 (the default) needs at least one"
                     + " key: set promptcache.storage.auth.credentials.<access-key-id>=<secret-key> (env"
-                    + " PROMPTCACHE_STORAGE_AUTH_CREDENTIALS_<ACCESS_KEY_ID>), or promptcache.storage.auth.mode=none"
-                    + " to accept unsigned requests (local use on a trusted host only)");
+                    + " PROMPTCACHE_STORAGE_AUTH_CREDENTIALS_<ACCESS_KEY_ID>) or lines <access-key-id>=<secret-key> in"
+                    + " promptcache.storage.auth.credentials-file, or promptcache.storage.auth.mode=none to accept"
+                    + " unsigned requests (local use on a trusted host only)");
         }
-        return new Authenticator(new SigV4Verifier(config.credentials(), config.region(), config.maxClockSkew(),
-                Clock.systemUTC()));
+        all.forEach((id, secret) -> {
+            if (secret.isBlank()) {
+                throw new IllegalStateException("access key " + id + " has a blank secret");
+            }
+        });
+        return Map.copyOf(all);
     }
 
     /** Verifies the request's signature (an S3Exception if it does not hold) and remembers the context. */

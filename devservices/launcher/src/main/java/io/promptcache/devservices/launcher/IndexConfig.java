@@ -15,6 +15,16 @@ public final class IndexConfig extends ReplicaConfig<IndexConfig> {
         return new IndexConfig(bootstrap, instanceId, port, stateDir);
     }
 
+    /**
+     * API keys on, read from {@code keysFile} ({@code <tenant>=<key>[,<key>]} lines) and re-read while the replica
+     * runs: a key rotates by editing the file.
+     */
+    public IndexConfig apiKeysFile(Path keysFile) {
+        put("promptcache.index.auth.mode", "api-key");
+        put("promptcache.index.auth.keys-file", keysFile.toString());
+        return this;
+    }
+
     /** API keys on, with one tenant and its key. */
     public IndexConfig apiKey(String tenant, String key) {
         put("promptcache.index.auth.mode", "api-key");

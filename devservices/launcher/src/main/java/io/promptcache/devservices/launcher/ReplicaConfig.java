@@ -31,6 +31,15 @@ public abstract class ReplicaConfig<T extends ReplicaConfig<T>> extends ServiceC
         return self();
     }
 
+    /**
+     * The access key it signs its calls to storage nodes with, read from {@code file} ({@code access-key-id=} and
+     * {@code secret-access-key=} lines) and re-read while it runs.
+     */
+    public T storageCredentialsFile(Path file) {
+        put(prefix + "storage.credentials-file", file.toString());
+        return self();
+    }
+
     /** The access key it signs its calls to storage nodes with. */
     public T storageCredentials(String accessKeyId, String secret) {
         put(prefix + "storage.access-key-id", accessKeyId);

@@ -47,6 +47,16 @@ public final class StorageNodeConfig extends ServiceConfig<StorageNodeConfig> {
         return this;
     }
 
+    /**
+     * SigV4 on, the keys read from {@code credentialsFile} ({@code <access-key-id>=<secret>} lines) and re-read while
+     * the node runs.
+     */
+    public StorageNodeConfig sigv4File(Path credentialsFile) {
+        put("promptcache.storage.auth.mode", "sigv4");
+        put("promptcache.storage.auth.credentials-file", credentialsFile.toString());
+        return this;
+    }
+
     /** SigV4 on, with one access key. */
     public StorageNodeConfig sigv4(String accessKeyId, String secret) {
         put("promptcache.storage.auth.mode", "sigv4");
