@@ -6,6 +6,9 @@
 #   DURATION=20 REPEAT=5 storage-node/bench/run.sh   # each cell REPEAT times, medians reported (default 3)
 #   PROFILE=1 storage-node/bench/run.sh   # JFR recording of the default node: $WORK/node.jfr
 #   CONCURRENCY="8" PUTS=0 storage-node/bench/run.sh   # only these GET concurrencies (default "1 8 16"), no PUTs
+#   TARGETS="nginx node node-tls node-disk node-disk-tls" storage-node/bench/run.sh   # with the nodes over HTTPS
+#       (node-tls / node-disk-tls: node / node-disk serving TLS only, a throwaway CA from `promptcache certs`; wrk
+#       speaks TLS and does not verify the certificate: the cost measured is the server's)
 #
 # Prints a Markdown table (docs/benchmarks.md explains it) and leaves raw wrk output in $WORK.
 set -euo pipefail
@@ -14,11 +17,12 @@ DURATION=${DURATION:-10}
 REPEAT=${REPEAT:-3}
 CONCURRENCY=${CONCURRENCY:-"1 8 16"}
 PUTS=${PUTS:-1}
-TARGETS="nginx node node-disk node-disk-unchecked s3proxy"
+TARGETS=${TARGETS:-"nginx node node-disk node-disk-unchecked s3proxy"}
 S3PROXY_VERSION=${S3PROXY_VERSION:-3.3.0}
 WORK=$(mktemp -d /tmp/promptcache-bench.XXXXXX)
 chmod 755 "$WORK"  # nginx workers run unprivileged
 NGINX_PORT=19081 NODE_PORT=19082 PROXY_PORT=19083 DISK_NODE_PORT=19084 UNCHECKED_PORT=19085
+TLS_NODE_PORT=19086 TLS_DISK_NODE_PORT=19087
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -79,6 +83,21 @@ fi
 start_node node-disk $DISK_NODE_PORT -Dpromptcache.storage.tier.ram-capacity-bytes=0
 start_node node-disk-unchecked $UNCHECKED_PORT -Dpromptcache.storage.tier.ram-capacity-bytes=0 \
     -Dpromptcache.storage.verify-on-read=false
+TLS_PORTS=""
+if [[ " $TARGETS " == *-tls* ]]; then
+    # the same nodes serving HTTPS only (Quarkus' TLS registry), with a throwaway CA and server key
+    [ -f stack/target/promptcache-stack.jar ] || ./mvnw -q -B -pl stack -am -DskipTests package
+    java -jar stack/target/promptcache-stack.jar certs --dir "$WORK/tls" > /dev/null
+    TLS_PASSWORD=$(sed -n 's/^QUARKUS_TLS_KEY_STORE_P12_PASSWORD=//p' "$WORK/tls/tls.env")
+    tls_args() { # port
+        echo "-Dquarkus.http.ssl-port=$1 -Dquarkus.http.insecure-requests=disabled -Dquarkus.tls.key-store.p12.path=$WORK/tls/server.p12 -Dquarkus.tls.key-store.p12.password=$TLS_PASSWORD"
+    }
+    # shellcheck disable=SC2046
+    start_node node-tls $TLS_NODE_PORT $(tls_args $TLS_NODE_PORT)
+    # shellcheck disable=SC2046
+    start_node node-disk-tls $TLS_DISK_NODE_PORT -Dpromptcache.storage.tier.ram-capacity-bytes=0 $(tls_args $TLS_DISK_NODE_PORT)
+    TLS_PORTS="$TLS_NODE_PORT $TLS_DISK_NODE_PORT"
+fi
 
 # S3Proxy, filesystem backend, no auth
 mkdir -p "$WORK/s3proxy"
@@ -91,16 +110,19 @@ CONF
 java -Xmx1g -jar "$JAR" --properties "$WORK/s3proxy.conf" > "$WORK/s3proxy.log" 2>&1 &
 pids+=($!)
 
-wait_up() { for _ in $(seq 1 120); do curl -s -o /dev/null "$1" && return 0; sleep 0.5; done; echo "not up: $1" >&2; exit 1; }
+CURL_TLS=(); [ -n "$TLS_PORTS" ] && CURL_TLS=(--cacert "$WORK/tls/ca.pem")
+wait_up() { for _ in $(seq 1 120); do curl -s "${CURL_TLS[@]}" -o /dev/null "$1" && return 0; sleep 0.5; done; echo "not up: $1" >&2; exit 1; }
 wait_up "http://127.0.0.1:$NGINX_PORT/bench/obj-1m"
 wait_up "http://127.0.0.1:$NODE_PORT/q/health/ready"
 wait_up "http://127.0.0.1:$DISK_NODE_PORT/q/health/ready"
 wait_up "http://127.0.0.1:$UNCHECKED_PORT/q/health/ready"
 wait_up "http://127.0.0.1:$PROXY_PORT/"
-for port in $NODE_PORT $DISK_NODE_PORT $UNCHECKED_PORT $PROXY_PORT; do
-    curl -sf -X PUT "http://127.0.0.1:$port/bench" -o /dev/null
-    curl -sf -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-1m" "http://127.0.0.1:$port/bench/obj-1m" -o /dev/null
-    curl -sf -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-16m" "http://127.0.0.1:$port/bench/obj-16m" -o /dev/null
+for port in $TLS_PORTS; do wait_up "https://127.0.0.1:$port/q/health/ready"; done
+for port in $NODE_PORT $DISK_NODE_PORT $UNCHECKED_PORT $PROXY_PORT $TLS_PORTS; do
+    scheme=http; [[ " $TLS_PORTS " == *" $port "* ]] && scheme=https
+    curl -sf "${CURL_TLS[@]}" -X PUT "$scheme://127.0.0.1:$port/bench" -o /dev/null
+    curl -sf "${CURL_TLS[@]}" -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-1m" "$scheme://127.0.0.1:$port/bench/obj-1m" -o /dev/null
+    curl -sf "${CURL_TLS[@]}" -X PUT -H "Content-Type: application/octet-stream" --data-binary @"$WORK/obj-16m" "$scheme://127.0.0.1:$port/bench/obj-16m" -o /dev/null
 done
 
 # one cell, REPEAT wrk runs -> medians "req/s|GB/s|p50 ms|p99 ms"
@@ -132,7 +154,8 @@ measure_once() { # name url range concurrency lua size
 }
 declare -A url=([nginx]="http://127.0.0.1:$NGINX_PORT/bench" [node]="http://127.0.0.1:$NODE_PORT/bench"
     [node-disk]="http://127.0.0.1:$DISK_NODE_PORT/bench" [node-disk-unchecked]="http://127.0.0.1:$UNCHECKED_PORT/bench"
-    [s3proxy]="http://127.0.0.1:$PROXY_PORT/bench")
+    [s3proxy]="http://127.0.0.1:$PROXY_PORT/bench" [node-tls]="https://127.0.0.1:$TLS_NODE_PORT/bench"
+    [node-disk-tls]="https://127.0.0.1:$TLS_DISK_NODE_PORT/bench")
 MIB=1048576
 # warm-up (not reported): JIT for the JVM servers, page cache for everyone
 for target in $TARGETS; do

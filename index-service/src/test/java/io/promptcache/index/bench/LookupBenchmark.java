@@ -28,6 +28,7 @@ import io.promptcache.devservices.EmbeddedKafkaBroker;
 import io.promptcache.devservices.launcher.IndexConfig;
 import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.devservices.launcher.StorageNodeConfig;
+import io.promptcache.devservices.launcher.TlsMaterial;
 import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.key.ObjectId;
@@ -50,6 +51,10 @@ import io.promptcache.schema.topic.Topics;
  * block keys, one MGET, the longest run of present keys from the start. Results on stdout and as JSON.
  */
 public final class LookupBenchmark {
+
+    /** The index also serves HTTPS on this port (modes {@code json-tls}, {@code binary-tls}: the cost of TLS). */
+    private static final int TLS_PORT = ServiceProcess.freePort();
+    private static final TlsMaterial TLS = TlsMaterial.create(Path.of("target", "lookup-bench-tls"));
 
     private static final int BLOCK = 16;
     private static final int MAX_BLOCKS = 2048;
@@ -97,7 +102,8 @@ public final class LookupBenchmark {
                         .heartbeat(Duration.ofSeconds(1)).logLevel("WARN").toMap(), WORK.resolve("node.log"))
                         .start(Duration.ofSeconds(120));
                 ServiceProcess index = ServiceProcess.of("index-service", IndexConfig.of(broker.bootstrapServers(),
-                        "bench", ServiceProcess.freePort(), WORK.resolve("index-state")).logLevel("WARN").toMap(),
+                        "bench", ServiceProcess.freePort(), WORK.resolve("index-state")).logLevel("WARN")
+                        .alsoTls(TLS, TLS_PORT).toMap(),
                         WORK.resolve("index.log")).withJvmArgs(List.of("-Xmx" + options.get("index-heap")))
                         .start(Duration.ofSeconds(120));
                 Redis redis = Redis.start(option("redis-port"), WORK.resolve("redis.log"))) {
@@ -283,7 +289,9 @@ public final class LookupBenchmark {
                 try {
                     Client client = mode.equals("redis")
                             ? new RedisClient(redis.connect(), requests)
-                            : new HttpClient(new RawHttp(index.port()), ns, mode, requests);
+                            : new HttpClient(mode.endsWith("-tls")
+                                    ? new RawHttp(TLS_PORT, TLS.clientContext())
+                                    : new RawHttp(index.port()), ns, mode, requests);
                     try (client) {
                         for (int i = offset; System.nanoTime() < deadline && i < offset + 100_000_000; i++) {
                             long start = System.nanoTime();
@@ -330,7 +338,7 @@ public final class LookupBenchmark {
 
         HttpClient(RawHttp http, String ns, String mode, Requests requests) {
             this.http = http;
-            boolean json = mode.equals("json");
+            boolean json = mode.startsWith("json");
             this.bodies = json ? requests.json : requests.binary;
             this.heads = new byte[bodies.length][];
             for (int i = 0; i < bodies.length; i++) {

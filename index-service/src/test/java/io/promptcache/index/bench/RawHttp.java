@@ -7,6 +7,10 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
 /**
  * A minimal HTTP/1.1 keep-alive client on one socket (blocking), so the load generator itself costs little CPU:
  * a POST of prepared bytes, read the status and the body (Content-Length only).
@@ -21,7 +25,24 @@ final class RawHttp implements AutoCloseable {
     private int bodyLength;
 
     RawHttp(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port));
+    }
+
+    /** Over TLS: a client of {@code tls} (which trusts the server's CA), handshaken before the first request. */
+    RawHttp(int port, SSLContext tls) throws IOException {
+        this(handshaken((SSLSocket) tls.getSocketFactory().createSocket("127.0.0.1", port)));
+    }
+
+    private static Socket handshaken(SSLSocket socket) throws IOException {
+        SSLParameters parameters = socket.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS"); // verify the name too, as an engine's client does
+        socket.setSSLParameters(parameters);
+        socket.startHandshake();
+        return socket;
+    }
+
+    private RawHttp(Socket socket) throws IOException {
+        this.socket = socket;
         socket.setTcpNoDelay(true);
         out = socket.getOutputStream();
         in = new BufferedInputStream(socket.getInputStream(), 1 << 14);

@@ -42,6 +42,17 @@ public abstract class ServiceConfig<T extends ServiceConfig<T>> {
         return self();
     }
 
+    /**
+     * HTTPS on {@code sslPort} with the server key of {@code tls}, beside plain HTTP on the service's port (for
+     * benchmarks that compare the two on one server; a deployment uses {@link #tls}).
+     */
+    public T alsoTls(TlsMaterial tls, int sslPort) {
+        put("quarkus.http.ssl-port", Integer.toString(sslPort));
+        put("quarkus.tls.key-store.p12.path", tls.keyStore().toString());
+        put("quarkus.tls.key-store.p12.password", tls.password());
+        return self();
+    }
+
     /** The service's root log level ({@code WARN} keeps a test's output short). */
     public T logLevel(String level) {
         return with("quarkus.log.level", level);
