@@ -51,7 +51,9 @@ class ManifestsTest {
 
     /** Secrets the production overlay expects the cluster to hold (from a secret manager; deploy/README.md). */
     private static final Set<String> SUPPLIED_BY_THE_OPERATOR = Set.of("promptcache-storage-credentials",
-            "promptcache-index-api-keys", "promptcache-tls-keystore-password");
+            "promptcache-index-api-keys", "promptcache-tls-keystore-password",
+            // made by Strimzi for the Kafka named promptcache: its cluster CA
+            "promptcache-cluster-ca-cert");
     /** The HTTP port of each service's container, which TLS must cover. */
     private static final Map<String, Integer> PORTS = Map.of("storage-node", 9000, "index-service", 8080,
             "gc-processor", 8090);
@@ -233,7 +235,7 @@ class ManifestsTest {
          * No listener without TLS: every service container serves HTTPS only on its port (ssl port = that port,
          * insecure requests disabled, a key and certificate from the mounted TLS Secret), is probed over HTTPS; the
          * node advertises an https endpoint; the index and the GC trust a file store for the nodes; Prometheus scrapes
-         * over HTTPS.
+         * over HTTPS; the Kafka clients connect over TLS.
          */
         List<String> tlsProblems() {
             List<String> problems = new ArrayList<>();
@@ -280,6 +282,13 @@ class ManifestsTest {
             if (services != PORTS.size()) {
                 problems.add("expected " + PORTS.size() + " service containers, found " + services);
             }
+            of(ConfigMap.class).stream().filter(m -> m.getMetadata().getName().equals("promptcache-kafka"))
+                    .forEach(m -> {
+                        String protocol = m.getData().getOrDefault("KAFKA_SECURITY_PROTOCOL", "PLAINTEXT");
+                        if (!protocol.equals("SSL") && !protocol.equals("SASL_SSL")) {
+                            problems.add("the Kafka connection is " + protocol + ", not TLS");
+                        }
+                    });
             of(ServiceMonitor.class).forEach(m -> m.getSpec().getEndpoints().stream()
                     .filter(e -> !"https".equals(e.getScheme()))
                     .forEach(e -> problems.add("ServiceMonitor " + m.getMetadata().getName() + " scrapes plain http")));
