@@ -25,9 +25,12 @@ final class Authenticator {
     private static final String SIGNING = "promptcache.s3.signing";
 
     private final SigV4Verifier verifier;
+    /** The credentials file's watch, or null without one. */
+    private final SecretFile credentialsFile;
 
-    private Authenticator(SigV4Verifier verifier) {
+    private Authenticator(SigV4Verifier verifier, SecretFile credentialsFile) {
         this.verifier = verifier;
+        this.credentialsFile = credentialsFile;
     }
 
     /** The authenticator the configuration asks for; null with {@code auth.mode=none}. */
@@ -36,15 +39,23 @@ final class Authenticator {
             return null;
         }
         AtomicReference<Map<String, String>> secrets = new AtomicReference<>();
+        SecretFile watch = null;
         if (config.credentialsFile().isPresent()) {
             // re-read while the node runs: a key is rotated by adding the new one, moving the clients, dropping the old
-            SecretFile.watch(config.credentialsFile().get(), config.reloadInterval(),
+            watch = SecretFile.watch(config.credentialsFile().get(), config.reloadInterval(),
                     lines -> credentials(config.credentials(), lines), secrets::set);
         } else {
             secrets.set(credentials(config.credentials(), Map.of()));
         }
         return new Authenticator(new SigV4Verifier(secrets::get, config.region(), config.maxClockSkew(),
-                Clock.systemUTC()));
+                Clock.systemUTC()), watch);
+    }
+
+    /** Stops re-reading the credentials file. */
+    void close() {
+        if (credentialsFile != null) {
+            credentialsFile.close();
+        }
     }
 
     /** The configured keys and a credentials file's lines ({@code <access-key-id>=<secret>}); at least one. */

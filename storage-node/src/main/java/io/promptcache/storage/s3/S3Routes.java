@@ -2,6 +2,7 @@ package io.promptcache.storage.s3;
 
 import java.util.List;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -52,6 +53,13 @@ public class S3Routes {
         this.batchDeletes = new DeleteObjectsHandler(store);
         this.multipart = new MultipartHandlers(store.multipart());
         this.copies = new CopyHandlers(store);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (authenticator != null) {
+            authenticator.close();
+        }
     }
 
     void register(@Observes Router router) {
