@@ -76,19 +76,14 @@ class StackIT {
 
             // When: a short synthetic bench through both replicas
             Path out = work.resolve("report");
-            StringWriter console = new StringWriter();
-            CommandLine cli = StackMain.commandLine();
-            cli.setOut(new PrintWriter(console));
-            int exit = cli.execute("bench", "--stack-file", stackFile.toString(), "--duration", "20s",
-                    "--concurrency", "4", "--kv-bytes-per-token", "64", "--system-tokens", "1024", "--conversations",
-                    "16", "--out", out.toString(), "--no-progress");
+            ShortBench bench = ShortBench.run(stackFile, out, "20s");
 
             // Then: hits (each a range GET at the presigned URL the lookup returned), no error, a report and its plots
-            JsonNode result = new ObjectMapper().readTree(out.resolve("report.json").toFile()).get("result");
-            assertThat(exit).as(console.toString()).isZero();
+            JsonNode result = bench.result();
+            assertThat(bench.exit()).as(bench.console()).isZero();
             assertThat(result.get("requests").asLong()).isPositive();
-            assertThat(result.get("blockHitRatio").asDouble()).as(console.toString()).isGreaterThan(0);
-            assertThat(result.get("errors").size()).as(console.toString()).isZero();
+            assertThat(result.get("blockHitRatio").asDouble()).as(bench.console()).isGreaterThan(0);
+            assertThat(result.get("errors").size()).as(bench.console()).isZero();
             assertThat(out.resolve("latency-cdf.svg")).isRegularFile();
             assertThat(out.resolve("throughput.svg")).isRegularFile();
 

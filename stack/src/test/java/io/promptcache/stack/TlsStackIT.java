@@ -1,8 +1,6 @@
 package io.promptcache.stack;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,15 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.promptcache.devservices.launcher.TlsMaterial;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
 import io.promptcache.stack.up.StackInfo;
 import io.promptcache.stack.up.StackSpec;
-
-import picocli.CommandLine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -74,20 +69,14 @@ class TlsStackIT {
             // When: a 30 s bench through the public APIs, trusting the stack's CA (read from the stack file)
             Path stackFile = work.resolve("stack.json");
             info.write(stackFile);
-            Path out = work.resolve("report");
-            StringWriter console = new StringWriter();
-            CommandLine cli = StackMain.commandLine();
-            cli.setOut(new PrintWriter(console));
-            int exit = cli.execute("bench", "--stack-file", stackFile.toString(), "--duration", "30s",
-                    "--concurrency", "4", "--kv-bytes-per-token", "64", "--system-tokens", "1024", "--conversations",
-                    "16", "--out", out.toString(), "--no-progress");
+            ShortBench bench = ShortBench.run(stackFile, work.resolve("report"), "30s");
 
             // Then: hits (range GETs at https presigned URLs: the node has no other listener), no error
-            JsonNode result = new ObjectMapper().readTree(out.resolve("report.json").toFile()).get("result");
-            assertThat(exit).as(console.toString()).isZero();
+            JsonNode result = bench.result();
+            assertThat(bench.exit()).as(bench.console()).isZero();
             assertThat(result.get("requests").asLong()).isPositive();
-            assertThat(result.get("blockHitRatio").asDouble()).as(console.toString()).isGreaterThan(0);
-            assertThat(result.get("errors").size()).as(console.toString()).isZero();
+            assertThat(result.get("blockHitRatio").asDouble()).as(bench.console()).isGreaterThan(0);
+            assertThat(result.get("errors").size()).as(bench.console()).isZero();
         } finally {
             SSLContext.setDefault(jvmDefault);
         }

@@ -52,9 +52,15 @@ import io.promptcache.schema.topic.Topics;
  */
 public final class LookupBenchmark {
 
-    /** The index also serves HTTPS on this port (modes {@code json-tls}, {@code binary-tls}: the cost of TLS). */
-    private static final int TLS_PORT = ServiceProcess.freePort();
-    private static final TlsMaterial TLS = TlsMaterial.create(Path.of("target", "lookup-bench-tls"));
+    /**
+     * With modes {@code json-tls} / {@code binary-tls} (the cost of TLS) the index also serves HTTPS, on this port and
+     * with this certificate: made only then (the holder is loaded on first use).
+     */
+    private static final class Tls {
+
+        static final int PORT = ServiceProcess.freePort();
+        static final TlsMaterial MATERIAL = TlsMaterial.create(Path.of("target", "lookup-bench-tls"));
+    }
 
     private static final int BLOCK = 16;
     private static final int MAX_BLOCKS = 2048;
@@ -101,9 +107,9 @@ public final class LookupBenchmark {
                         broker.bootstrapServers(), "bench-node", ServiceProcess.freePort(), WORK.resolve("node"))
                         .heartbeat(Duration.ofSeconds(1)).logLevel("WARN").toMap(), WORK.resolve("node.log"))
                         .start(Duration.ofSeconds(120));
-                ServiceProcess index = ServiceProcess.of("index-service", IndexConfig.of(broker.bootstrapServers(),
-                        "bench", ServiceProcess.freePort(), WORK.resolve("index-state")).logLevel("WARN")
-                        .alsoTls(TLS, TLS_PORT).toMap(),
+                ServiceProcess index = ServiceProcess.of("index-service", withTlsIfAsked(IndexConfig.of(
+                        broker.bootstrapServers(), "bench", ServiceProcess.freePort(), WORK.resolve("index-state"))
+                        .logLevel("WARN")).toMap(),
                         WORK.resolve("index.log")).withJvmArgs(List.of("-Xmx" + options.get("index-heap")))
                         .start(Duration.ofSeconds(120));
                 Redis redis = Redis.start(option("redis-port"), WORK.resolve("redis.log"))) {
@@ -127,6 +133,12 @@ public final class LookupBenchmark {
             }
             writeJson();
         }
+    }
+
+    /** The index's configuration, serving HTTPS beside HTTP when a {@code -tls} mode is asked for. */
+    private IndexConfig withTlsIfAsked(IndexConfig config) {
+        boolean tls = Arrays.stream(options.get("modes").split(",")).anyMatch(m -> m.trim().endsWith("-tls"));
+        return tls ? config.alsoTls(Tls.MATERIAL, Tls.PORT) : config;
     }
 
     private static String register(ServiceProcess index, HashAlgorithm alg) throws IOException {
@@ -290,7 +302,7 @@ public final class LookupBenchmark {
                     Client client = mode.equals("redis")
                             ? new RedisClient(redis.connect(), requests)
                             : new HttpClient(mode.endsWith("-tls")
-                                    ? new RawHttp(TLS_PORT, TLS.clientContext())
+                                    ? new RawHttp(Tls.PORT, Tls.MATERIAL.clientContext())
                                     : new RawHttp(index.port()), ns, mode, requests);
                     try (client) {
                         for (int i = offset; System.nanoTime() < deadline && i < offset + 100_000_000; i++) {

@@ -5,12 +5,12 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.promptcache.devservices.launcher.TlsMaterial;
+import io.promptcache.devservices.launcher.WorkDirectories;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,12 +56,10 @@ public final class CertsCommand implements Callable<Integer> {
                 trust + "FILE_STORE_PASSWORD=" + tls.password());
         try {
             Files.write(env, lines);
-            Files.setPosixFilePermissions(env, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException notPosix) {
-            // the directory is owner-only already
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + env, e);
         }
+        WorkDirectories.ownerOnlyFile(env);
         PrintWriter out = command.commandLine().getOut();
         out.println(
                 "CA certificate  " + tls.caPem() + "   (clients: curl --cacert, Python ca_bundle, bench --ca-file)");

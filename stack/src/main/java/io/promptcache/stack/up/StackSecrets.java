@@ -5,8 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+
+import io.promptcache.devservices.launcher.WorkDirectories;
 
 /**
  * The keys a stack's services hold, as owner-only files under {@code <data>/secrets} that the services re-read while
@@ -23,15 +24,7 @@ public final class StackSecrets {
     }
 
     static StackSecrets in(Path dir) {
-        try {
-            Files.createDirectories(dir);
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-        } catch (UnsupportedOperationException notPosix) {
-            // the data directory's own permissions stand
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir, e);
-        }
-        return new StackSecrets(dir);
+        return new StackSecrets(WorkDirectories.ownerOnly(dir));
     }
 
     public Path nodeCredentials() {
@@ -66,11 +59,7 @@ public final class StackSecrets {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
             Files.write(tmp, lines);
-            try {
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException notPosix) {
-                // the directory is owner-only already
-            }
+            WorkDirectories.ownerOnlyFile(tmp);
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);

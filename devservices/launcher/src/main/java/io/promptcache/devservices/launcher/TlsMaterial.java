@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.SecureRandom;
@@ -111,13 +110,8 @@ public final class TlsMaterial {
     }
 
     private void make() {
+        WorkDirectories.ownerOnly(dir);
         try {
-            Files.createDirectories(dir);
-            try {
-                Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-            } catch (UnsupportedOperationException notPosix) {
-                // the directory's own permissions stand
-            }
             for (String file : List.of("ca.p12", "server.p12", "trust.p12", "ca.pem", "server.csr", "server.pem")) {
                 Files.deleteIfExists(dir.resolve(file));
             }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -11,6 +12,35 @@ import java.util.stream.Stream;
 public final class WorkDirectories {
 
     private WorkDirectories() {
+    }
+
+    /**
+     * Creates {@code dir} if needed and makes it readable by its owner only: where keys and key stores are written.
+     * On a file system without POSIX permissions, the directory's own permissions stand.
+     */
+    public static Path ownerOnly(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+        restrict(dir, "rwx------");
+        return dir;
+    }
+
+    /** Makes the file {@code file} readable and writable by its owner only (where POSIX permissions exist). */
+    public static void ownerOnlyFile(Path file) {
+        restrict(file, "rw-------");
+    }
+
+    private static void restrict(Path path, String permissions) {
+        try {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissions));
+        } catch (UnsupportedOperationException notPosix) {
+            // a file system without POSIX permissions: the parent directory's own stand
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restrict the permissions of " + path, e);
+        }
     }
 
     /**

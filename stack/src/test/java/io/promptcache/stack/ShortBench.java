@@ -1,0 +1,29 @@
+package io.promptcache.stack;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import picocli.CommandLine;
+
+/**
+ * A short synthetic {@code bench} of the stack tests (4 engines, small prompts) through the command line, as a user
+ * runs it against a stack file: its exit code, console and the report's result.
+ */
+record ShortBench(int exit, String console, JsonNode result) {
+
+    static ShortBench run(Path stackFile, Path out, String duration) throws IOException {
+        StringWriter console = new StringWriter();
+        CommandLine cli = StackMain.commandLine();
+        cli.setOut(new PrintWriter(console));
+        int exit = cli.execute("bench", "--stack-file", stackFile.toString(), "--duration", duration,
+                "--concurrency", "4", "--kv-bytes-per-token", "64", "--system-tokens", "1024", "--conversations",
+                "16", "--out", out.toString(), "--no-progress");
+        JsonNode result = new ObjectMapper().readTree(out.resolve("report.json").toFile()).get("result");
+        return new ShortBench(exit, console.toString(), result);
+    }
+}
