@@ -4,7 +4,7 @@ import ssl
 import struct
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._http import Transport, _json_answer
 from .errors import Conflict, NotFound, PromptcacheError, Unavailable
@@ -18,7 +18,11 @@ _TOKENS = "application/vnd.promptcache.tokens"
 
 @dataclass(frozen=True)
 class Hit:
-    """The longest cached prefix of a prompt: load it with one range GET of ``range`` on ``location``."""
+    """The longest cached prefix of a prompt: load it with one range GET of ``range`` on ``location``.
+
+    ``alternates``: the locations of the object's other live copies (an index with ``store.replicas`` above 1), in
+    the order :meth:`Namespace.load` fails over to them.
+    """
 
     object_id: str
     blocks: int
@@ -28,6 +32,7 @@ class Hit:
     range: str
     node: str
     probes: int
+    alternates: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,7 +142,8 @@ class Namespace:
         if not answer.get("hit"):
             return None
         return Hit(answer["objectId"], answer["blocks"], answer["tokens"], answer["usableBytes"],
-                   answer["location"], answer["range"], answer["node"], answer.get("probes", 0))
+                   answer["location"], answer["range"], answer["node"], answer.get("probes", 0),
+                   tuple(a["location"] for a in answer.get("alternates", ())))
 
     def load(self, hit: Hit, into: Union[bytearray, memoryview]) -> Optional[int]:
         """Loads the hit's bytes with **one** range GET straight into ``into`` (no intermediate copy).
@@ -146,7 +152,8 @@ class Namespace:
         (404): the hit is then a miss, and the object is reported (``invalidate``) so lookups stop returning it. The
         report is best effort: when the index does not take it (409 ``ObjectPresent``: its node still has the object,
         the 404 was transient; 503: the node did not answer the index's check) the hit is still a miss for this
-        request. A short or long answer is a :class:`PromptcacheError`.
+        request. A short or long answer is a :class:`PromptcacheError`. With ``hit.alternates`` (replicas), a GET that
+        fails or answers 404 is tried on the next copy, and the first error is raised only when no copy answers.
         """
         view = memoryview(into).cast("B")
         if view.readonly:
@@ -169,7 +176,23 @@ class Namespace:
                 done += n
             return done
 
-        loaded = self.client._storage.call("GET", hit.location, None, {"Range": hit.range}, read, extra_ok=(404,))
+        failure: Optional[PromptcacheError] = None
+        gone = False
+        loaded = None
+        for location in (hit.location,) + hit.alternates:
+            try:
+                loaded = self.client._storage.call("GET", location, None, {"Range": hit.range}, read,
+                                                   extra_ok=(404,))
+            except PromptcacheError as e:
+                if not hit.alternates:
+                    raise
+                failure = failure or e
+                continue
+            if loaded is not None:
+                return loaded
+            gone = True
+        if not gone and failure is not None:
+            raise failure
         if loaded is None:
             try:
                 self.client.invalidate(hit.object_id)

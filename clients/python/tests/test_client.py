@@ -6,6 +6,7 @@ import json
 import os
 import random
 import signal
+import socket
 import threading
 import time
 import unittest
@@ -271,6 +272,39 @@ class RetryTest(unittest.TestCase):
                 self.assertIsNone(ns.load(hit, into=bytearray(1024)))
                 self.assertIsNone(ns.load(hit, into=bytearray(1024)))
             self.assertEqual(reports, [], "both reports were sent")
+
+    def test_a_get_that_fails_is_tried_on_the_other_copies(self) -> None:
+        # replicas: the first copy's node is gone (a closed port), the second answers 404, the third has the bytes
+        body = bytes(range(256)) * 4
+        gets = []
+
+        class Handler(_Answering):
+
+            def do_GET(self) -> None:
+                gets.append(self.path)
+                if self.path == "/b/gone":
+                    self.answer(404, b"<Error><Code>NoSuchKey</Code></Error>")
+                else:
+                    self.send_response(206)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+
+        with socket.socket() as closed:
+            closed.bind(("127.0.0.1", 0))
+            dead = f"http://127.0.0.1:{closed.getsockname()[1]}/b/k"
+        with _serving(Handler) as url:
+            with Client(url, retries=0) as client:
+                ns = promptcache.client.Namespace(client, "ns", 16)
+                hit = promptcache.Hit("obj", 1, 16, len(body), dead, f"bytes=0-{len(body) - 1}", "n", 1,
+                                      (f"{url}/b/gone", f"{url}/b/k"))
+                into = bytearray(len(body))
+                self.assertEqual(ns.load(hit, into=into), len(body))
+                self.assertEqual(bytes(into), body)
+                self.assertEqual(gets, ["/b/gone", "/b/k"])
+                # without alternates the first failure is the answer, as before
+                with self.assertRaises(promptcache.PromptcacheError):
+                    ns.load(promptcache.Hit("obj", 1, 16, len(body), dead, "bytes=0-1023", "n", 1), into=into)
 
 if __name__ == "__main__":
     unittest.main()

@@ -194,14 +194,20 @@ public final class BudgetBook {
                 continue; // the node enforces its own capacity from the candidates (nominate)
             }
             Account account = nodes.get(heartbeat.getKey());
+            // an external endpoint's budget caps its live bytes: those in their grace window are on their way out
+            // (their DELETE is due), and counting them would evict every live object while the inflow of one grace
+            // window exceeds the budget
+            boolean external = heartbeat.getValue().hasExternal();
             enforce(account, heartbeat.getValue().getCapacityBytes(), policy,
-                    TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, plan);
+                    external || policy.reclaimOnDemand(), reserveScale, TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET,
+                    plan);
         }
         for (Map.Entry<String, Long> quota : policy.tenantLimits().entrySet()) {
-            enforce(tenants.get(quota.getKey()), quota.getValue(), policy,
+            enforce(tenants.get(quota.getKey()), quota.getValue(), policy, policy.reclaimOnDemand(), reserveScale,
                     TombstoneReason.TOMBSTONE_REASON_TENANT_QUOTA, plan);
         }
-        enforce(global, policy.globalLimit(), policy, TombstoneReason.TOMBSTONE_REASON_GLOBAL_BUDGET, plan);
+        enforce(global, policy.globalLimit(), policy, policy.reclaimOnDemand(), reserveScale,
+                TombstoneReason.TOMBSTONE_REASON_GLOBAL_BUDGET, plan);
         return plan;
     }
 
@@ -289,13 +295,19 @@ public final class BudgetBook {
         lastPlan = now;
     }
 
-    private void enforce(Account account, long limit, Policy policy, TombstoneReason reason, List<Eviction> plan) {
+    /**
+     * Retires victims of {@code account} when it is over its high watermark (live bytes only when {@code reclaims}:
+     * bytes in grace are room there; else held bytes too), down to the low watermark, reserving its sustained inflow
+     * x {@code scale}.
+     */
+    private void enforce(Account account, long limit, Policy policy, boolean reclaims, double scale,
+            TombstoneReason reason, List<Eviction> plan) {
         if (account == null || limit <= 0) {
             return;
         }
         long high = (long) (policy.highWatermark() * limit);
-        long inflow = (long) (account.inflow().sustained() * reserveScale);
-        if (policy.reclaimOnDemand()) {
+        long inflow = (long) (account.inflow().sustained() * scale);
+        if (reclaims) {
             // bytes in grace are room (the node frees them for writes); a node full of live bytes must shed some
             // even at a high watermark of 1: it cannot grow past its capacity to trigger a plan
             if (account.live() + inflow < high) {

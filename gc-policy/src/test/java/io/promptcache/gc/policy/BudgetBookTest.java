@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeLiveness;
+import io.promptcache.schema.proto.ExternalEndpoint;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -164,6 +165,26 @@ class BudgetBookTest {
 
         // Then: live 500 is already under the low watermark; nothing more is evicted while the grace runs
         assertThat(plan).isEmpty();
+    }
+
+    @Test
+    void shouldCapTheLiveBytesOfAnExternalEndpointAndLeaveItsBytesInGraceToTheirDeletes() {
+        // Given: under a policy without reclaim on demand (held bytes count on every node), a 1000-byte budget holding
+        // 1 tombstoned object (in grace) of 100 bytes and 9 LIVE ones, 850 bytes: held 950 > 900 > live
+        put(object("s3", 100, 0, NOW).toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED).build());
+        List<ObjectId> live = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            live.add(put(object("s3", i == 8 ? 50 : 100, 0, NOW - 10 + i)));
+        }
+        NodeStatus external = node("s3", 1000).toBuilder()
+                .setExternal(ExternalEndpoint.newBuilder().setBucket("b")).build();
+
+        // When / Then: on an external endpoint the budget caps the live bytes (850 < 900): nothing is evicted for
+        // bytes that only wait for their DELETE
+        assertThat(book.plan(POLICY, nodes(external), NOW, HORIZON)).isEmpty();
+        // on a node of ours, held to the same policy, held bytes count: live down to 800
+        assertThat(book.plan(POLICY, nodes(node("s3", 1000)), NOW, HORIZON)).extracting(Eviction::id)
+                .containsExactly(live.get(0));
     }
 
     @Test

@@ -54,9 +54,10 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
      * @param interval how often the plan runs
      * @param deleteCheck how often phase two looks for due deletes (the delete lag assumed until one is seen)
      * @param instanceId written into the tombstones as {@code decided_by}
+     * @param externals the configured external S3 endpoints by node id ({@link NodeTable})
      */
     public record Settings(Policy policy, Duration grace, Duration interval, Duration deleteCheck,
-            String instanceId) {
+            String instanceId, Map<String, NodeStatus> externals) {
     }
 
     /** Eviction candidates marked on nodes per round at most. */
@@ -86,7 +87,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     public void init(ProcessorContext<ObjectId, ObjectRecord> ctx) {
         this.context = ctx;
         this.store = ctx.getStateStore(STORE);
-        this.nodes = NodeTable.of(ctx);
+        this.nodes = NodeTable.of(ctx, settings.externals());
         this.mailbox = outbox.mailbox();
         try (KeyValueIterator<ObjectId, GcObject> all = store.all()) {
             all.forEachRemaining(kv -> book.put(kv.key, kv.value));

@@ -16,11 +16,12 @@ import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.ObjectKey;
+import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
 
 /**
- * Deletes bytes no object record knows: a store that crashed between its PUT and its Kafka commit, a two-step
+ * Deletes bytes no object record knows (on each node's bucket: an external endpoint's own, else the KV bucket): a store that crashed between its PUT and its Kafka commit, a two-step
  * reservation never committed, a copy left on a node that came back after it was declared lost. Every
  * {@code interval} a round lists the bucket of every live node, one page per node per step, and deletes each key of
  * the form {@code <namespace>/<object id>} whose object is unknown and older than {@code grace}. Keys of another form
@@ -96,9 +97,10 @@ public final class OrphanSweep {
                 continue;
             }
             String endpoint = status.getEndpoint();
+            String bucket = ExternalNodes.bucketOf(status, settings.bucket());
             String cursor = cursors.get(node);
             listing.add(node);
-            boolean asked = mailbox.submit(storage -> storage.list(endpoint, settings.bucket(),
+            boolean asked = mailbox.submit(storage -> storage.list(endpoint, bucket,
                     cursor.isEmpty() ? null : cursor, settings.pageSize()), (page, failure) -> {
                         listing.remove(node);
                         if (!cursors.containsKey(node)) {
@@ -109,7 +111,7 @@ public final class OrphanSweep {
                                     failure.getMessage());
                             finish(node, "failed");
                         } else {
-                            page(node, endpoint, page, now, known);
+                            page(node, endpoint, bucket, page, now, known);
                         }
                     });
             if (!asked) {
@@ -122,7 +124,8 @@ public final class OrphanSweep {
         }
     }
 
-    private void page(String node, String endpoint, NodeStorage.Listing page, long now, Predicate<ObjectId> known) {
+    private void page(String node, String endpoint, String bucket, NodeStorage.Listing page, long now,
+            Predicate<ObjectId> known) {
         long[] tally = tallies.get(node);
         for (NodeStorage.Listed listed : page.objects()) {
             tally[0]++;
@@ -131,7 +134,7 @@ public final class OrphanSweep {
                 continue;
             }
             mailbox.submit(storage -> {
-                storage.delete(endpoint, settings.bucket(), listed.key());
+                storage.delete(endpoint, bucket, listed.key());
                 return null;
             }, (none, failure) -> {
                 if (failure == null) {

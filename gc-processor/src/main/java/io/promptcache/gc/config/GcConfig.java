@@ -7,12 +7,18 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import io.promptcache.schema.key.ObjectKey;
+import io.promptcache.schema.node.ExternalNodes;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /** gc-processor configuration ({@code promptcache.gc.*}); every key is in the module README. */
 @ConfigMapping(prefix = "promptcache.gc")
 public interface GcConfig {
+
+    /** Prefix of the storage settings, for messages. */
+    String STORAGE = "promptcache.gc.storage.";
+    /** Prefix of the external S3 endpoints' settings, for messages. */
+    String EXTERNAL = STORAGE + "external.";
 
     /** This instance's id, written into the tombstones it decides. Default: host name + HTTP port. */
     Optional<String> instanceId();
@@ -160,5 +166,11 @@ public interface GcConfig {
         /** Calls waiting for a worker at most; beyond, processors ask again at their next round. */
         @WithDefault("10000")
         int maxQueued();
+
+        /**
+         * External S3 endpoints by node id, as index-service names them (event-schema's {@link ExternalNodes}: the
+         * same keys and defaults). The GC enforces their budgets by tombstoning and deletes there.
+         */
+        Map<String, ExternalNodes.Endpoint> external();
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.apache.kafka.streams.KeyValue;
@@ -18,6 +19,7 @@ import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.SharedBytes;
+import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 
 /**
@@ -64,9 +66,9 @@ public final class PhaseTwo {
 
     /** The factory the topology uses. */
     public static Factory factory(StorageOutbox outbox, NodeLiveness liveness, DeleteSchedule schedule,
-            GcMetrics metrics) {
-        return (context, ledger) -> new PhaseTwo(ledger, NodeTable.of(context), outbox.mailbox(), liveness, schedule,
-                metrics);
+            GcMetrics metrics, Map<String, NodeStatus> externals) {
+        return (context, ledger) -> new PhaseTwo(ledger, NodeTable.of(context, externals), outbox.mailbox(), liveness,
+                schedule, metrics);
     }
 
     Duration interval() {
@@ -157,8 +159,8 @@ public final class PhaseTwo {
     void markReclaimable(ObjectId id, ObjectRecord record, long now) {
         for (String nodeId : record.getNodesList()) {
             var status = nodes.get(nodeId);
-            if (liveness.of(status, now) != NodeLiveness.Verdict.LIVE) {
-                continue;
+            if (liveness.of(status, now) != NodeLiveness.Verdict.LIVE || status.hasExternal()) {
+                continue; // an external endpoint reads no markers: the DELETE at the end of the window frees it
             }
             String endpoint = status.getEndpoint();
             mailbox.submit(storage -> {

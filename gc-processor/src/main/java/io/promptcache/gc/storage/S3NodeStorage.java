@@ -2,6 +2,7 @@ package io.promptcache.gc.storage;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,17 +12,20 @@ import java.util.function.Supplier;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.gc.config.GcConfig;
+import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.secret.StorageKey;
 
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
+import software.amazon.awssdk.services.s3.endpoints.S3EndpointProvider;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
@@ -30,27 +34,50 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 /**
  * {@link NodeStorage} through the AWS SDK: the {@link S3Client} quarkus-amazon-s3 configures ({@code quarkus.s3.*}),
  * sent to a node per request by a request-level plugin (node endpoints come from heartbeats), SigV4-signed when
- * {@code promptcache.gc.storage.access-key-id} is set.
+ * {@code promptcache.gc.storage.access-key-id} is set; an external S3 endpoint's calls are signed with its own key or
+ * the AWS SDK's default chain, in its region.
  */
 @ApplicationScoped
 public class S3NodeStorage implements NodeStorage {
 
     private final S3Client client;
-    private final AwsCredentialsProvider credentials;
-    private final Region region;
+    /** How calls to promptcache's own nodes are signed. */
+    private final Signer nodes;
+    /** How calls to each external endpoint are signed, by its URL (event-schema: one id per URL). */
+    private final Map<String, Signer> externals = new HashMap<>();
     private final Duration timeout;
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
 
     S3NodeStorage(S3Client client, GcConfig config) {
         this.client = client;
         GcConfig.Storage storage = config.storage();
-        Optional<Supplier<StorageKey>> key = StorageKey.of("promptcache.gc.storage.", storage.accessKeyId(),
+        Optional<Supplier<StorageKey>> key = StorageKey.of(GcConfig.STORAGE, storage.accessKeyId(),
                 storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
-        this.credentials = key.<AwsCredentialsProvider> map(k -> () -> AwsBasicCredentials.create(
-                k.get().accessKeyId(), k.get().secretAccessKey())).orElseGet(AnonymousCredentialsProvider::create);
-        this.region = Region.of(storage.region());
+        this.nodes = new Signer(key.map(S3NodeStorage::provider).orElseGet(AnonymousCredentialsProvider::create),
+                Region.of(storage.region()), true);
+        ExternalNodes.statuses(GcConfig.EXTERNAL, storage.external(), storage.bucket()).forEach((id, status) -> {
+            ExternalNodes.Endpoint endpoint = storage.external().get(id);
+            Optional<Supplier<StorageKey>> own = StorageKey.of(GcConfig.EXTERNAL + id + ".", endpoint.accessKeyId(),
+                    endpoint.secretAccessKey(), endpoint.credentialsFile(), storage.reloadInterval());
+            externals.put(status.getEndpoint(), new Signer(own.map(S3NodeStorage::provider)
+                    .orElseGet(() -> DefaultCredentialsProvider.builder().build()),
+                    Region.of(status.getExternal().getRegion()), ExternalNodes.pathStyle(status)));
+        });
         this.timeout = storage.callTimeout();
     }
+
+    /** A fixed or rotating key as the SDK's credentials. */
+    private static AwsCredentialsProvider provider(Supplier<StorageKey> key) {
+        return () -> AwsBasicCredentials.create(key.get().accessKeyId(), key.get().secretAccessKey());
+    }
+
+    /** How calls to one endpoint are signed and addressed. */
+    private record Signer(AwsCredentialsProvider credentials, Region region, boolean pathStyle) {
+    }
+
+    /** Endpoints resolved as the client would, virtual-hosted style (the client itself is path-style). */
+    private static final S3EndpointProvider VIRTUAL_HOSTED = params -> S3EndpointProvider.defaultProvider()
+            .resolveEndpoint(params.toBuilder().forcePathStyle(false).build());
 
     @Override
     public void delete(String endpoint, String bucket, String key) {
@@ -112,8 +139,14 @@ public class S3NodeStorage implements NodeStorage {
     private AwsRequestOverrideConfiguration at(String endpoint) {
         return targets.computeIfAbsent(endpoint, e -> {
             URI uri = URI.create(e);
-            SdkPlugin plugin = config -> ((S3ServiceClientConfiguration.Builder) config).endpointOverride(uri)
-                    .region(region).credentialsProvider(credentials);
+            Signer signer = externals.getOrDefault(e, nodes);
+            SdkPlugin plugin = config -> {
+                S3ServiceClientConfiguration.Builder s3 = ((S3ServiceClientConfiguration.Builder) config)
+                        .endpointOverride(uri).region(signer.region()).credentialsProvider(signer.credentials());
+                if (!signer.pathStyle()) {
+                    s3.endpointProvider(VIRTUAL_HOSTED);
+                }
+            };
             return AwsRequestOverrideConfiguration.builder().addPlugin(plugin).apiCallTimeout(timeout).build();
         });
     }

@@ -21,6 +21,7 @@ import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.policy.Policy;
 import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageOutbox;
+import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.topic.TopicCatalog;
 
@@ -51,7 +52,8 @@ public class GcSettings {
         GcConfig.Orphans orphans = config.orphans();
         return new TopologyProducer.Settings(catalog,
                 new BudgetProcessor.Settings(policy, config.grace(), config.evictInterval(), delete.interval(),
-                        instanceId),
+                        instanceId, ExternalNodes.statuses(GcConfig.EXTERNAL, config.storage().external(),
+                                config.storage().bucket())),
                 new OrphanSweep.Settings(orphans.sweepInterval(), orphans.grace(), orphans.pageSize(),
                         config.storage().bucket()),
                 new DeleteSchedule(delete.interval(), delete.maxPerCheck(), delete.backoff(), delete.backoffMax()),

@@ -114,7 +114,8 @@ public class TopologyProducer {
                 Serdes.ByteArray()));
         builder.addStateStore(store(LedgerProcessor.DUE, Serdes.Bytes(),
                 Serdes.ByteArray()));
-        PhaseTwo.Factory phaseTwo = PhaseTwo.factory(outbox, settings.liveness(), settings.deletes(), metrics);
+        PhaseTwo.Factory phaseTwo = PhaseTwo.factory(outbox, settings.liveness(), settings.deletes(), metrics,
+                settings.budget().externals());
         KStream<Void, LedgerOutput> out = objects.merge(access).merge(refs).process(
                 () -> new LedgerProcessor(phaseTwo, metrics), LedgerProcessor.LEDGER, LedgerProcessor.REFS,
                 LedgerProcessor.DUE);

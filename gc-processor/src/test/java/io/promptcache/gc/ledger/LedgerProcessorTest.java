@@ -2,6 +2,7 @@ package io.promptcache.gc.ledger;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -67,7 +68,8 @@ class LedgerProcessorTest {
         addStore(nodes);
         nodes.put(new NodeId("n1"), Records.node("n1", "http://127.0.0.1:9001", 1 << 30, T0));
         ledger = new LedgerProcessor(
-                PhaseTwo.factory(StorageOutbox.direct(storage), new NodeLiveness(3, 300_000), SCHEDULE, metrics),
+                PhaseTwo.factory(StorageOutbox.direct(storage), new NodeLiveness(3, 300_000), SCHEDULE, metrics,
+                        Map.of()),
                 metrics);
         ledger.init(context);
     }

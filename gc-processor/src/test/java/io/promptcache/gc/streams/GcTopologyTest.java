@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 import org.apache.kafka.streams.KeyValue;
@@ -34,6 +35,7 @@ import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.AccessEvent;
@@ -76,6 +78,10 @@ class GcTopologyTest {
     }
 
     private void start(Duration orphanSweepInterval) throws Exception {
+        start(orphanSweepInterval, Map.of());
+    }
+
+    private void start(Duration orphanSweepInterval, Map<String, NodeStatus> externals) throws Exception {
         if (driver != null) {
             driver.close();
         }
@@ -83,7 +89,7 @@ class GcTopologyTest {
         Policy policy = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), liveness);
         TopologyProducer.Settings settings = new TopologyProducer.Settings(CATALOG,
                 new BudgetProcessor.Settings(policy, Duration.ofSeconds(30), Duration.ofSeconds(1),
-                        Duration.ofSeconds(1), "gc-test"),
+                        Duration.ofSeconds(1), "gc-test", externals),
                 new OrphanSweep.Settings(orphanSweepInterval, Duration.ofHours(1), 100, Records.BUCKET),
                 new DeleteSchedule(Duration.ofSeconds(1), 100, Duration.ofSeconds(1), Duration.ofSeconds(8)),
                 liveness);
@@ -330,6 +336,99 @@ class GcTopologyTest {
 
         // Then
         assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + oldOrphan);
+    }
+
+    @Test
+    void shouldKeepAnExternalEndpointUnderItsBudgetByTombstonesAndDeleteThereWithoutMarks() throws Exception {
+        // Given: an external S3 endpoint with a 1000-byte budget and a bucket of its own, 10 objects of 100 bytes there
+        String url = "http://127.0.0.1:9100";
+        NodeStatus s3 = ExternalNodes.statuses("test.", Map.of("s3", new Endpoint(url)), Records.BUCKET).get("s3");
+        start(Duration.ofSeconds(30), Map.of("s3", s3));
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ObjectId id = ObjectId.generate();
+            objectsIn.pipeInput(id, Records.live(id, "s3", 100, T0 - (10 - i) * 1000L).toBuilder()
+                    .setBucket("ext-bucket").build(), now);
+            ids.add(id);
+        }
+        String orphan = Records.NAMESPACE + "/" + ObjectId.generate();
+        storage.holds(new NodeStorage.Listed(orphan, 100, T0 - DAY));
+
+        // When: a budget round (the orphan sweep's first round with it)
+        advance(Duration.ofSeconds(1));
+
+        // Then: the two least recently used are tombstoned for the budget (it takes no candidates); no marks are
+        // sent there; the sweep listed and cleaned the endpoint's own bucket (the test's storage lists the same keys
+        // on every node)
+        assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key)
+                .containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+        assertThat(storage.deletes()).filteredOn(d -> d.startsWith(url)).containsExactly(url + " ext-bucket/" + orphan);
+
+        // When: past the grace window, while the storage node's heartbeats stopped (a broker outage looks so)
+        for (int s = 0; s < 35; s++) {
+            now += 1000;
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+
+        // Then: deleted there, in its bucket; never marked
+        assertThat(storage.deletes()).filteredOn(d -> d.startsWith(url)).containsExactlyInAnyOrder(
+                url + " ext-bucket/" + orphan, url + " ext-bucket/" + Records.NAMESPACE + "/" + ids.get(0),
+                url + " ext-bucket/" + Records.NAMESPACE + "/" + ids.get(1));
+        assertThat(storage.marks()).isEmpty();
+    }
+
+    /** An external endpoint's configuration: a 1000-byte budget, every other setting left to its default. */
+    private record Endpoint(String endpoint) implements ExternalNodes.Endpoint {
+
+        @Override
+        public Optional<String> bucket() {
+            return Optional.of("ext-bucket");
+        }
+
+        @Override
+        public Optional<String> region() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Boolean> pathStyle() {
+            return Optional.empty();
+        }
+
+        @Override
+        public long budgetBytes() {
+            return 1000;
+        }
+
+        @Override
+        public Optional<String> copy() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Long> minPartBytes() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Boolean> createBucket() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> accessKeyId() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> secretAccessKey() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Path> credentialsFile() {
+            return Optional.empty();
+        }
     }
 
     /** Stores an object the way index-service does: the record and one ADVERTISE per key. */

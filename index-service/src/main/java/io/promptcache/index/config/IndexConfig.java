@@ -7,12 +7,18 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.promptcache.schema.key.ObjectKey;
+import io.promptcache.schema.node.ExternalNodes;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /** index-service configuration ({@code promptcache.index.*}); every key is in the module README. */
 @ConfigMapping(prefix = "promptcache.index")
 public interface IndexConfig {
+
+    /** Prefix of the storage settings, for messages. */
+    String STORAGE = "promptcache.index.storage.";
+    /** Prefix of the external S3 endpoints' settings ({@code <id>.endpoint}, ...), for messages. */
+    String EXTERNAL = STORAGE + "external.";
 
     /**
      * This replica's id: part of its Kafka transactional ids (a restarted replica with the same id aborts its
@@ -91,6 +97,14 @@ public interface IndexConfig {
          */
         @WithDefault("true")
         boolean continuations();
+
+        /**
+         * Copies of every object, on that many distinct live nodes (the first ones in the object id's rendezvous
+         * order with room): 1 to 3. A lookup answers the first live copy and lists the others as alternates; the GC
+         * deletes and counts every copy. A continuation continues each live copy of its parent on its node.
+         */
+        @WithDefault("1")
+        int replicas();
     }
 
     interface Storage {
@@ -132,6 +146,12 @@ public interface IndexConfig {
          */
         @WithDefault("60s")
         Duration feedStallTolerance();
+
+        /**
+         * External S3 endpoints by node id, beside or instead of heartbeating storage nodes (event-schema's
+         * {@link ExternalNodes}: every key and default; docs/architecture.md, "External S3 endpoints").
+         */
+        Map<String, ExternalNodes.Endpoint> external();
     }
 
     interface Access {

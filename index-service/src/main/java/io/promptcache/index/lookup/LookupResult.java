@@ -1,5 +1,7 @@
 package io.promptcache.index.lookup;
 
+import java.util.List;
+
 /**
  * What a lookup found. On a miss only {@code hit=false} and {@code probes} mean anything.
  *
@@ -11,12 +13,17 @@ package io.promptcache.index.lookup;
  * @param location URL of the object on its storage node (presigned when the nodes use SigV4)
  * @param node id of the storage node
  * @param probes PrefixMap keys read
+ * @param alternates the object's other live copies (replicas), in the order to try them; empty with one copy
  */
 public record LookupResult(boolean hit, String objectId, int blocks, int tokens, long usableBytes, String location,
-        String node, int probes) {
+        String node, int probes, List<Alternate> alternates) {
 
     public static LookupResult miss(int probes) {
-        return new LookupResult(false, null, 0, 0, 0, null, null, probes);
+        return new LookupResult(false, null, 0, 0, 0, null, null, probes, List.of());
+    }
+
+    /** Another live copy of a hit's object: its URL (as {@code location}) and node. */
+    public record Alternate(String location, String node) {
     }
 
     /** The Range header of the one GET of a hit: {@code bytes=0-(usableBytes-1)}. */

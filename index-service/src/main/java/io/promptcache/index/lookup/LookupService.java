@@ -1,5 +1,8 @@
 package io.promptcache.index.lookup;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.index.access.AccessSampler;
@@ -64,13 +67,29 @@ public class LookupService {
         if (object.getNodesCount() == 0) {
             return LookupResult.miss(match.probes());
         }
-        NodeStatus node = nodes.serving(object.getNodes(0));
+        NodeStatus node = nodes.servingCopy(object);
         if (node == null) {
             return LookupResult.miss(match.probes());
         }
         long usable = entry.getUsableBytes();
         return new LookupResult(true, entry.getObjectId(), match.blocks(), match.blocks() * spec.blockSize(),
                 usable, storage.getUrl(node, object.getBucket(), object.getKey()), node.getNodeId(),
-                match.probes());
+                match.probes(), alternates(object, node));
+    }
+
+    /** The object's other live copies, after {@code first} in the record's order (none without replicas). */
+    private List<LookupResult.Alternate> alternates(ObjectRecord object, NodeStatus first) {
+        if (object.getNodesCount() < 2) {
+            return List.of();
+        }
+        List<LookupResult.Alternate> others = new ArrayList<>(object.getNodesCount() - 1);
+        for (String nodeId : object.getNodesList()) {
+            NodeStatus other = nodeId.equals(first.getNodeId()) ? null : nodes.serving(nodeId);
+            if (other != null) {
+                others.add(new LookupResult.Alternate(storage.getUrl(other, object.getBucket(), object.getKey()),
+                        nodeId));
+            }
+        }
+        return others;
     }
 }

@@ -63,6 +63,17 @@ public class IndexMetrics {
                 .register(registry);
     }
 
+    /** A store of an object with replicas wrote {@code written} of the {@code wanted} copies it placed. */
+    public void copies(int wanted, int written) {
+        Counter.builder("promptcache.store.copies").tag("outcome", "written")
+                .description("Copies of objects with replicas: written, or placed and failed").register(registry)
+                .increment(written);
+        if (wanted > written) {
+            Counter.builder("promptcache.store.copies").tag("outcome", "failed").register(registry)
+                    .increment(wanted - written);
+        }
+    }
+
     /** A store published {@code records} records for an object whose bytes of {@code blocks} blocks it wrote. */
     public void published(int records, int blocks) {
         publishedStores.increment();

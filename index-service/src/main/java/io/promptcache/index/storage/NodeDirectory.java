@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
 
 /**
  * The storage nodes as their heartbeats on {@code nodes} describe them ({@link NodeFeed}: a reader of its own, never
@@ -17,7 +18,9 @@ import io.promptcache.schema.proto.NodeStatus;
  * objects. Heartbeats are judged at {@link NodeLiveness#judgedAt}: when they all stop at once, as of the last one,
  * for at most {@code promptcache.index.storage.feed-stall-tolerance}; a node is then live only if it also answers
  * {@link NodeProbes a probe}. So lookups keep hitting through a broker outage, and a node that died (the only one
- * heartbeating, say) still turns silent within its heartbeat window.
+ * heartbeating, say) still turns silent within its heartbeat window. External S3 endpoints
+ * ({@link ExternalEndpoints}) are judged the same way, by their probes' "heartbeats", at this replica's own clock
+ * (their probes never stall with the feed); a configured endpoint's id shadows a heartbeating node of the same id.
  */
 @ApplicationScoped
 public class NodeDirectory {
@@ -26,6 +29,7 @@ public class NodeDirectory {
     private static final long JUDGED_AT_REUSE_MS = 200;
 
     private final NodeFeed feed;
+    private final ExternalEndpoints externals;
     private final NodeProbes probes;
     private final NodeLiveness liveness;
     private final long stallToleranceMs;
@@ -33,8 +37,9 @@ public class NodeDirectory {
     private volatile long offsetMs;
     private volatile long offsetAtMs;
 
-    NodeDirectory(NodeFeed feed, NodeProbes probes, IndexConfig config) {
+    NodeDirectory(NodeFeed feed, ExternalEndpoints externals, NodeProbes probes, IndexConfig config) {
         this.feed = feed;
+        this.externals = externals;
         this.probes = probes;
         this.liveness = NodeLiveness.ofIntervals(config.storage().livenessIntervals());
         this.stallToleranceMs = config.storage().feedStallTolerance().toMillis();
@@ -42,12 +47,33 @@ public class NodeDirectory {
 
     /** The node of that id if it is LIVE now (its objects may be read), else null. */
     public NodeStatus serving(String nodeId) {
+        NodeStatus external = externals.node(nodeId);
+        if (external != null) {
+            return liveness.serves(external, System.currentTimeMillis()) ? external : null;
+        }
         NodeStatus node = feed.node(nodeId);
         return node != null && liveness.serves(node, judgedAt()) && answersWhileStalled(node) ? node : null;
     }
 
+    /**
+     * The first copy of {@code object} on a LIVE node (its record lists them in rendezvous order), or null if none
+     * is: where its bytes are read.
+     */
+    public NodeStatus servingCopy(ObjectRecord object) {
+        for (String nodeId : object.getNodesList()) {
+            NodeStatus node = serving(nodeId);
+            if (node != null) {
+                return node;
+            }
+        }
+        return null;
+    }
+
     /** Whether a new object may go to {@code node} now (LIVE and UP). */
     public boolean takesWrites(NodeStatus node) {
+        if (node.hasExternal()) {
+            return liveness.takesWrites(node, System.currentTimeMillis());
+        }
         return liveness.takesWrites(node, judgedAt()) && answersWhileStalled(node);
     }
 
@@ -68,7 +94,8 @@ public class NodeDirectory {
 
     /** The known node of that id, live or not; null if it never sent a heartbeat. */
     public NodeStatus known(String nodeId) {
-        return feed.node(nodeId);
+        NodeStatus external = externals.node(nodeId);
+        return external != null ? external : feed.node(nodeId);
     }
 
     /** The nodes that take new objects now. */
@@ -76,8 +103,15 @@ public class NodeDirectory {
         long now = judgedAt();
         List<NodeStatus> writable = new ArrayList<>();
         for (NodeStatus node : feed.nodes()) {
-            if (liveness.takesWrites(node, now) && answersWhileStalled(node)) {
+            if (externals.node(node.getNodeId()) == null && liveness.takesWrites(node, now)
+                    && answersWhileStalled(node)) {
                 writable.add(node);
+            }
+        }
+        long clock = System.currentTimeMillis();
+        for (NodeStatus external : externals.nodes()) {
+            if (liveness.takesWrites(external, clock)) {
+                writable.add(external);
             }
         }
         return writable;

@@ -8,16 +8,27 @@ import io.promptcache.schema.proto.NodeStatus;
 
 /**
  * The S3 calls index-service makes on a storage node, and the URLs it hands engines for their own calls. Failures
- * raise {@link StorageCallException}; nothing else of the S3 client leaks out. Writes go to this replica's bucket
- * ({@link #bucket()}); reads and copies name the bucket an object's record gives.
+ * raise {@link StorageCallException}; nothing else of the S3 client leaks out. Writes go to the node's bucket
+ * ({@link #bucket(NodeStatus)}: this replica's, or an external endpoint's own); reads and copies name the bucket an
+ * object's record gives.
  */
 public interface NodeStorage {
 
-    /** The bucket new objects are written to. */
-    String bucket();
+    /** The bucket new objects are written to on {@code node}. */
+    String bucket(NodeStatus node);
 
-    /** Readies a node for writes: the bucket exists (created if not). Cheap after the first success per node. */
+    /**
+     * Readies a node for writes: the bucket exists (created if not). Cheap after the first success per node. Nothing
+     * for an external endpoint (its probe does it, as its configuration says).
+     */
     void prepare(NodeStatus node);
+
+    /**
+     * Probes an external endpoint: HEAD of its bucket, created first when it is missing and its configuration says so.
+     *
+     * @throws StorageCallException why the endpoint cannot take promptcache's objects now
+     */
+    void probe(NodeStatus node);
 
     /**
      * PUTs {@code bytes} bytes read from {@code body} (streamed; not retried, the stream cannot be read twice); a pinned
@@ -28,6 +39,7 @@ public interface NodeStorage {
     /**
      * Marks an object the engine PUT itself (two-step store) as pinned, so the node never deletes it on its own: a
      * CopyObject of it onto itself with the pin marker ({@code REPLACE}: the engine's PUT set no metadata of ours).
+     * Nothing on an external endpoint, which deletes nothing on its own (and might copy the bytes to set metadata).
      */
     void pin(NodeStatus node, String key);
 
@@ -56,8 +68,11 @@ public interface NodeStorage {
     /** Aborts the upload. */
     void abort(NodeStatus node, String key, String uploadId);
 
-    /** Whether calls are SigV4-signed and URLs presigned (storage credentials configured). */
-    boolean signed();
+    /**
+     * Whether calls to {@code node} are SigV4-signed and its URLs presigned (storage credentials configured; always
+     * for an external endpoint).
+     */
+    boolean signed(NodeStatus node);
 
     /** A GET URL of an object for an engine: presigned when signed, else plain. */
     String getUrl(NodeStatus node, String bucket, String key);

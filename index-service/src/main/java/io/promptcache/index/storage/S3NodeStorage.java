@@ -17,7 +17,11 @@ import java.util.function.Supplier;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.secret.StorageKey;
@@ -25,6 +29,7 @@ import io.promptcache.schema.secret.StorageKey;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -41,6 +46,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
+import software.amazon.awssdk.services.s3.endpoints.S3EndpointProvider;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -53,13 +59,16 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 /**
  * {@link NodeStorage} through the AWS SDK: the one {@link S3Client} quarkus-amazon-s3 configures (its HTTP client,
  * path-style, {@code quarkus.s3.*} tuning), pointed at a node per request by a request-level plugin that overrides
- * the endpoint (node endpoints come from heartbeats, not configuration) and sets this service's credentials. With
- * storage credentials configured, requests are SigV4-signed and the URLs handed to engines are presigned; without,
- * requests are anonymous and URLs plain. Every call's {@link SdkException} is turned into a
+ * the endpoint (node endpoints come from heartbeats, or the configuration of external S3 endpoints) and sets the
+ * credentials and region for it. With storage credentials configured, requests to promptcache's nodes are
+ * SigV4-signed and the URLs handed to engines are presigned; without, requests are anonymous and URLs plain. An
+ * external endpoint is always signed: with its own key, or the AWS SDK's default chain (environment, profile). Every call's {@link SdkException} is turned into a
  * {@link StorageCallException} in one place ({@link #call}).
  */
 @ApplicationScoped
 public class S3NodeStorage implements NodeStorage {
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3NodeStorage.class);
 
     private static final ExecutionInterceptor NO_EXPECT_CONTINUE = new ExecutionInterceptor() {
 
@@ -69,10 +78,16 @@ public class S3NodeStorage implements NodeStorage {
         }
     };
 
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /** Endpoints resolved as the client would, virtual-hosted style (the client itself is path-style). */
+    static final S3EndpointProvider VIRTUAL_HOSTED = params -> S3EndpointProvider.defaultProvider()
+            .resolveEndpoint(params.toBuilder().forcePathStyle(false).build());
+
     private final S3Client client;
-    private final AwsCredentialsProvider credentials;
-    private final boolean signed;
-    private final Region region;
+    /** How calls to promptcache's own nodes are signed. */
+    private final Signer nodes;
+    /** How calls to each external endpoint are signed, by node id. */
+    private final Map<String, Signer> externals = new ConcurrentHashMap<>();
     private final Duration presignExpiry;
     private final String bucket;
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
@@ -83,24 +98,65 @@ public class S3NodeStorage implements NodeStorage {
     S3NodeStorage(S3Client client, IndexConfig config) {
         this.client = client;
         IndexConfig.Storage storage = config.storage();
-        Optional<Supplier<StorageKey>> key = StorageKey.of("promptcache.index.storage.", storage.accessKeyId(),
+        Optional<Supplier<StorageKey>> key = StorageKey.of(IndexConfig.STORAGE, storage.accessKeyId(),
                 storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
-        this.signed = key.isPresent();
-        this.credentials = key.<AwsCredentialsProvider> map(k -> () -> AwsBasicCredentials.create(
-                k.get().accessKeyId(), k.get().secretAccessKey())).orElseGet(AnonymousCredentialsProvider::create);
-        this.region = Region.of(storage.region());
+        this.nodes = new Signer(key.map(S3NodeStorage::provider).orElseGet(AnonymousCredentialsProvider::create),
+                Region.of(storage.region()), key.isPresent());
+        storage.external().forEach((id, endpoint) -> {
+            String prefix = IndexConfig.EXTERNAL + id + ".";
+            Optional<Supplier<StorageKey>> own = StorageKey.of(prefix, endpoint.accessKeyId(),
+                    endpoint.secretAccessKey(), endpoint.credentialsFile(), storage.reloadInterval());
+            externals.put(id, new Signer(own.map(S3NodeStorage::provider)
+                    .orElseGet(() -> DefaultCredentialsProvider.builder().build()),
+                    Region.of(endpoint.region().orElse("us-east-1")), true));
+        });
         this.presignExpiry = storage.presignExpiry();
         this.bucket = config.store().bucket();
     }
 
+    /** A fixed or rotating key as the SDK's credentials. */
+    private static AwsCredentialsProvider provider(Supplier<StorageKey> key) {
+        return () -> AwsBasicCredentials.create(key.get().accessKeyId(), key.get().secretAccessKey());
+    }
+
+    /** How calls to one node are signed: credentials, region, and whether anything is signed at all. */
+    private record Signer(AwsCredentialsProvider credentials, Region region, boolean signed) {
+    }
+
+    private Signer signer(NodeStatus node) {
+        Signer external = node.hasExternal() ? externals.get(node.getNodeId()) : null;
+        return external != null ? external : nodes;
+    }
+
     @Override
-    public String bucket() {
-        return bucket;
+    public String bucket(NodeStatus node) {
+        return ExternalNodes.bucketOf(node, bucket);
+    }
+
+    @Override
+    public void probe(NodeStatus node) {
+        String target = node.getExternal().getBucket();
+        AwsRequestOverrideConfiguration probe = at(node).toBuilder().apiCallTimeout(PROBE_TIMEOUT).build();
+        try {
+            call(node, "answer a HEAD of bucket " + target, () -> client.headBucket(b -> b.bucket(target)
+                    .overrideConfiguration(probe)));
+        } catch (StorageCallException e) {
+            if (e.kind() != StorageCallException.Kind.NOT_FOUND) {
+                throw e;
+            }
+            if (!node.getExternal().getCreateBucket()) {
+                throw new StorageCallException(StorageCallException.Kind.NOT_FOUND, "the bucket " + target
+                        + " does not exist on " + node.getEndpoint() + " (external endpoint " + node.getNodeId()
+                        + "): create it, or set " + IndexConfig.EXTERNAL + node.getNodeId() + ".create-bucket=true",
+                        e);
+            }
+            createBucket(node, target, probe);
+        }
     }
 
     @Override
     public void prepare(NodeStatus node) {
-        if (bucketsReady.contains(node.getEndpoint())) {
+        if (node.hasExternal() || bucketsReady.contains(node.getEndpoint())) {
             return;
         }
         try {
@@ -110,25 +166,48 @@ public class S3NodeStorage implements NodeStorage {
             if (e.kind() != StorageCallException.Kind.NOT_FOUND) {
                 throw e;
             }
-            try {
-                call(node, "create bucket " + bucket, () -> client.createBucket(b -> b.bucket(bucket)
-                        .overrideConfiguration(at(node))));
-            } catch (StorageCallException created) {
-                if (!(created.getCause() instanceof S3Exception s3
-                        && "BucketAlreadyOwnedByYou".equals(s3.awsErrorDetails().errorCode()))) {
-                    throw created;
-                }
-            }
+            createBucket(node, bucket, at(node));
         }
         bucketsReady.add(node.getEndpoint());
+    }
+
+    private void createBucket(NodeStatus node, String name, AwsRequestOverrideConfiguration target) {
+        try {
+            call(node, "create bucket " + name, () -> client.createBucket(b -> b.bucket(name)
+                    .overrideConfiguration(target)));
+        } catch (StorageCallException created) {
+            if (!(created.getCause() instanceof S3Exception s3 && s3.awsErrorDetails() != null
+                    && "BucketAlreadyOwnedByYou".equals(s3.awsErrorDetails().errorCode()))) {
+                throw created;
+            }
+        }
     }
 
     @Override
     public void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned) {
         prepare(node);
-        call(node, "take the PUT", () -> client.putObject(b -> b.bucket(bucket).key(key).contentLength(bytes)
-                .contentType("application/octet-stream").metadata(markers(pinned)).overrideConfiguration(once(node)),
-                RequestBody.fromInputStream(body, bytes)));
+        SentBody sent = new SentBody(body, bytes);
+        try {
+            call(node, "take the PUT", () -> client.putObject(b -> b.bucket(bucket(node)).key(key)
+                    .contentLength(bytes).contentType("application/octet-stream").metadata(markers(pinned))
+                    .overrideConfiguration(once(node)), RequestBody.fromInputStream(sent, bytes)));
+        } catch (StorageCallException e) {
+            if (!sent.allTaken() || e.kind() != StorageCallException.Kind.UNREACHABLE
+                    || storedSize(node, key) != bytes) {
+                throw e;
+            }
+            LOG.debug("PUT of {} to {}: the connection broke after the last byte, and the object is there whole",
+                    key, node.getNodeId());
+        }
+    }
+
+    /** The size of a key just written, or -1 if it cannot be had (the write's own failure then stands). */
+    private long storedSize(NodeStatus node, String key) {
+        try {
+            return size(node, bucket(node), key);
+        } catch (StorageCallException e) {
+            return -1;
+        }
     }
 
     @Override
@@ -147,13 +226,17 @@ public class S3NodeStorage implements NodeStorage {
 
     @Override
     public String createUpload(NodeStatus node, String key, boolean pinned) {
-        return call(node, "create the upload", () -> client.createMultipartUpload(b -> b.bucket(bucket).key(key)
+        return call(node, "create the upload", () -> client.createMultipartUpload(b -> b.bucket(bucket(node))
+                .key(key)
                 .contentType("application/octet-stream").metadata(markers(pinned)).overrideConfiguration(at(node))))
                 .uploadId();
     }
 
     @Override
     public void pin(NodeStatus node, String key) {
+        if (node.hasExternal()) {
+            return; // it deletes nothing on its own; and setting metadata may copy the bytes there
+        }
         call(node, "pin the object", () -> client.copyObject(b -> b.sourceBucket(bucket).sourceKey(key)
                 .destinationBucket(bucket).destinationKey(key).metadataDirective(MetadataDirective.REPLACE)
                 .contentType("application/octet-stream").metadata(markers(true)).overrideConfiguration(at(node))));
@@ -168,21 +251,39 @@ public class S3NodeStorage implements NodeStorage {
     public String copyPart(NodeStatus node, String key, String uploadId, int part, String sourceBucket,
             String sourceKey, long bytes) {
         return call(node, "copy the shared bytes", () -> client.uploadPartCopy(b -> b.sourceBucket(sourceBucket)
-                .sourceKey(sourceKey).destinationBucket(bucket).destinationKey(key).uploadId(uploadId)
+                .sourceKey(sourceKey).destinationBucket(bucket(node)).destinationKey(key).uploadId(uploadId)
                 .partNumber(part).copySourceRange("bytes=0-" + (bytes - 1)).overrideConfiguration(at(node))))
                 .copyPartResult().eTag();
     }
 
     @Override
     public String uploadPart(NodeStatus node, String key, String uploadId, int part, InputStream body, long bytes) {
-        return call(node, "take the new bytes", () -> client.uploadPart(b -> b.bucket(bucket).key(key)
-                .uploadId(uploadId).partNumber(part).contentLength(bytes).overrideConfiguration(once(node)),
-                RequestBody.fromInputStream(body, bytes))).eTag();
+        SentBody sent = new SentBody(body, bytes);
+        try {
+            return call(node, "take the new bytes", () -> client.uploadPart(b -> b.bucket(bucket(node)).key(key)
+                    .uploadId(uploadId).partNumber(part).contentLength(bytes).overrideConfiguration(once(node)),
+                    RequestBody.fromInputStream(sent, bytes))).eTag();
+        } catch (StorageCallException e) {
+            if (!sent.allTaken() || e.kind() != StorageCallException.Kind.UNREACHABLE) {
+                throw e;
+            }
+            return storedPart(node, key, uploadId, part, bytes).orElseThrow(() -> e);
+        }
+    }
+
+    /** The ETag of a part just uploaded if the server holds it whole (see {@link SentBody}). */
+    private Optional<String> storedPart(NodeStatus node, String key, String uploadId, int part, long bytes) {
+        try {
+            return parts(node, key, uploadId).stream().filter(p -> p.number() == part && p.size() == bytes)
+                    .map(Part::etag).findFirst();
+        } catch (StorageCallException e) {
+            return Optional.empty();
+        }
     }
 
     @Override
     public List<Part> parts(NodeStatus node, String key, String uploadId) {
-        return call(node, "list the parts", () -> client.listParts(b -> b.bucket(bucket).key(key)
+        return call(node, "list the parts", () -> client.listParts(b -> b.bucket(bucket(node)).key(key)
                 .uploadId(uploadId).overrideConfiguration(at(node)))).parts().stream()
                 .map(p -> new Part(p.partNumber(), p.size(), p.eTag())).toList();
     }
@@ -191,13 +292,13 @@ public class S3NodeStorage implements NodeStorage {
     public void complete(NodeStatus node, String key, String uploadId, List<Part> parts) {
         List<CompletedPart> completed = parts.stream()
                 .map(p -> CompletedPart.builder().partNumber(p.number()).eTag(p.etag()).build()).toList();
-        call(node, "complete the object", () -> client.completeMultipartUpload(b -> b.bucket(bucket).key(key)
+        call(node, "complete the object", () -> client.completeMultipartUpload(b -> b.bucket(bucket(node)).key(key)
                 .uploadId(uploadId).multipartUpload(m -> m.parts(completed)).overrideConfiguration(at(node))));
     }
 
     @Override
     public void abort(NodeStatus node, String key, String uploadId) {
-        call(node, "abort the upload", () -> client.abortMultipartUpload(b -> b.bucket(bucket).key(key)
+        call(node, "abort the upload", () -> client.abortMultipartUpload(b -> b.bucket(bucket(node)).key(key)
                 .uploadId(uploadId).overrideConfiguration(at(node))));
     }
 
@@ -212,12 +313,23 @@ public class S3NodeStorage implements NodeStorage {
                 default -> StorageCallException.Kind.REFUSED;
             };
             String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-            throw new StorageCallException(kind, "storage node " + node.getNodeId() + " did not " + what + ": it "
-                    + "answered " + e.statusCode() + (code == null ? "" : " " + code), e);
+            throw new StorageCallException(kind, name(node) + " did not " + what + ": it answered " + e.statusCode()
+                    + (code == null ? "" : " " + code) + (e.statusCode() == 403 ? " (check its credentials)" : ""),
+                    e);
         } catch (SdkException e) {
-            throw new StorageCallException(StorageCallException.Kind.UNREACHABLE, "storage node " + node.getNodeId()
-                    + " did not " + what + ": " + unreachable(e), e);
+            String why = unreachable(e);
+            throw new StorageCallException(why.equals(NO_ANSWER_IN_TIME)
+                    ? StorageCallException.Kind.TIMED_OUT
+                    : StorageCallException.Kind.UNREACHABLE, name(node) + " did not " + what + ": " + why, e);
         }
+    }
+
+    private static final String NO_ANSWER_IN_TIME = "it did not answer in time";
+
+    private static String name(NodeStatus node) {
+        return node.hasExternal()
+                ? "external S3 endpoint " + node.getNodeId() + " (" + node.getEndpoint() + ")"
+                : "storage node " + node.getNodeId();
     }
 
     /** Why a node gave no answer, in plain words. */
@@ -225,18 +337,23 @@ public class S3NodeStorage implements NodeStorage {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
                     || t instanceof SocketTimeoutException) {
-                return "it did not answer in time";
+                return NO_ANSWER_IN_TIME;
             }
             if (t instanceof ConnectException) {
                 return "it refused the connection";
             }
         }
-        return "the connection to it failed";
+        return "the connection to it failed (" + e.getMessage() + ")";
     }
 
     /** The request override that sends a request to {@code node}. */
     private AwsRequestOverrideConfiguration at(NodeStatus node) {
-        return targets.computeIfAbsent(node.getEndpoint(), e -> target(e, false));
+        return targets.computeIfAbsent(targetKey(node), k -> target(node, false));
+    }
+
+    /** Node id and endpoint: a node that comes back elsewhere, or an endpoint named twice, gets its own target. */
+    private static String targetKey(NodeStatus node) {
+        return node.getNodeId() + " " + node.getEndpoint();
     }
 
     /**
@@ -247,14 +364,18 @@ public class S3NodeStorage implements NodeStorage {
      * read timeout (seen by the stack's bench and gc-processor's benchmark).
      */
     private AwsRequestOverrideConfiguration once(NodeStatus node) {
-        return onceTargets.computeIfAbsent(node.getEndpoint(), e -> target(e, true));
+        return onceTargets.computeIfAbsent(targetKey(node), k -> target(node, true));
     }
 
-    private AwsRequestOverrideConfiguration target(String endpoint, boolean once) {
-        URI uri = URI.create(endpoint);
+    private AwsRequestOverrideConfiguration target(NodeStatus node, boolean once) {
+        URI uri = URI.create(node.getEndpoint());
+        Signer signer = signer(node);
         SdkPlugin plugin = config -> {
             S3ServiceClientConfiguration.Builder s3 = (S3ServiceClientConfiguration.Builder) config;
-            s3.endpointOverride(uri).region(region).credentialsProvider(credentials);
+            s3.endpointOverride(uri).region(signer.region()).credentialsProvider(signer.credentials());
+            if (!ExternalNodes.pathStyle(node)) {
+                s3.endpointProvider(VIRTUAL_HOSTED);
+            }
             if (once) {
                 s3.overrideConfiguration(s3.overrideConfiguration().toBuilder()
                         .retryStrategy(AwsRetryStrategy.doNotRetry()).addExecutionInterceptor(NO_EXPECT_CONTINUE)
@@ -265,13 +386,13 @@ public class S3NodeStorage implements NodeStorage {
     }
 
     @Override
-    public boolean signed() {
-        return signed;
+    public boolean signed(NodeStatus node) {
+        return signer(node).signed();
     }
 
     @Override
     public String getUrl(NodeStatus node, String bucket, String key) {
-        if (!signed) {
+        if (!signed(node)) {
             return plainUrl(node.getEndpoint(), bucket, key);
         }
         return presigner(node).presignGetObject(r -> r.signatureDuration(presignExpiry)
@@ -280,29 +401,39 @@ public class S3NodeStorage implements NodeStorage {
 
     @Override
     public String putUrl(NodeStatus node, String key, long bytes, Duration expiry) {
-        if (!signed) {
-            return plainUrl(node.getEndpoint(), bucket, key);
+        if (!signed(node)) {
+            return plainUrl(node.getEndpoint(), bucket(node), key);
         }
         return presigner(node).presignPutObject(r -> r.signatureDuration(expiry).putObjectRequest(
-                PutObjectRequest.builder().bucket(bucket).key(key).contentLength(bytes).build())).url().toString();
+                PutObjectRequest.builder().bucket(bucket(node)).key(key).contentLength(bytes).build())).url()
+                .toString();
     }
 
     @Override
     public String uploadPartUrl(NodeStatus node, String key, String uploadId, int part, long bytes,
             Duration expiry) {
-        if (!signed) {
-            return plainUrl(node.getEndpoint(), bucket, key) + "?partNumber=" + part + "&uploadId=" + uploadId;
+        if (!signed(node)) {
+            return plainUrl(node.getEndpoint(), bucket(node), key) + "?partNumber=" + part + "&uploadId=" + uploadId;
         }
         return presigner(node).presignUploadPart(r -> r.signatureDuration(expiry).uploadPartRequest(
-                UploadPartRequest.builder().bucket(bucket).key(key).uploadId(uploadId).partNumber(part)
+                UploadPartRequest.builder().bucket(bucket(node)).key(key).uploadId(uploadId).partNumber(part)
                         .contentLength(bytes).build()))
                 .url().toString();
     }
 
     private S3Presigner presigner(NodeStatus node) {
-        return presigners.computeIfAbsent(node.getEndpoint(), e -> S3Presigner.builder()
-                .endpointOverride(URI.create(e)).region(region).credentialsProvider(credentials)
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build());
+        Signer signer = signer(node);
+        return presigners.computeIfAbsent(targetKey(node), k -> presigner(node, signer.credentials(),
+                signer.region()));
+    }
+
+    /** A presigner for {@code node}'s endpoint, region and addressing style. */
+    static S3Presigner presigner(NodeStatus node, AwsCredentialsProvider credentials, Region region) {
+        return S3Presigner.builder().endpointOverride(URI.create(node.getEndpoint())).region(region)
+                .credentialsProvider(credentials)
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(ExternalNodes.pathStyle(node))
+                        .build())
+                .build();
     }
 
     static String plainUrl(String endpoint, String bucket, String key) {

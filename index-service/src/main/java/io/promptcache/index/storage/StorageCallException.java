@@ -17,8 +17,10 @@ public class StorageCallException extends RuntimeException {
         INVALID_RANGE,
         /** Any other S3 error the node answered. */
         REFUSED,
-        /** No answer: connection refused or broken, or timed out. */
-        UNREACHABLE
+        /** No answer: connection refused or broken. */
+        UNREACHABLE,
+        /** No answer in time. */
+        TIMED_OUT
     }
 
     private final Kind kind;

@@ -1,7 +1,9 @@
 package io.promptcache.index.store;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -38,50 +40,107 @@ public class ContinuationUploads {
     static final int NEW_PART = 2;
 
     private final NodeStorage storage;
-    /** Copies of shared parts that overlap an upload: at most one per store in flight. */
+    private final CopyWrites copyWrites;
+    /** Copies of shared parts that overlap an upload: at most one per copy of a store in flight. */
     private final ExecutorService copies = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "continuation-copy");
         t.setDaemon(true);
         return t;
     });
 
-    ContinuationUploads(NodeStorage storage) {
+    ContinuationUploads(NodeStorage storage, CopyWrites copyWrites) {
         this.storage = storage;
+        this.copyWrites = copyWrites;
     }
 
     /** An upload started on a node, its first part the parent's shared bytes (copied, or being copied). */
-    public record Upload(String uploadId, CompletableFuture<String> sharedEtag) {
+    public record Upload(NodeStatus node, String uploadId, CompletableFuture<String> sharedEtag) {
     }
 
     /**
-     * Starts the upload of {@code key} (pinned: marked so on the node) and shares the parent's prefix into it: before
-     * returning, or, with {@code overlap}, beside what the caller does next ({@link #finish} waits for it). A failed
-     * copy without overlap is thrown here, before the caller reads the engine's body (it can still store it whole).
+     * Starts the upload of {@code key} on each of the continuation's nodes (see {@link #start(Continuation,
+     * NodeStatus, String, boolean, boolean)}); a node where it fails is left out. Returns the uploads started, the
+     * first node's first.
+     *
+     * @throws ApiException the first node's failure, when none started
      */
-    public Upload start(Continuation c, String key, boolean pinned, boolean overlap) {
-        NodeStatus node = c.node();
+    public List<Upload> start(Continuation c, String key, boolean pinned, boolean overlap) {
+        List<Upload> started = new ArrayList<>(c.nodes().size());
+        ApiException first = null;
+        for (NodeStatus node : c.nodes()) {
+            try {
+                started.add(start(c, node, key, pinned, overlap));
+            } catch (ApiException e) {
+                first = first == null ? e : first;
+                LOG.debug("Continuation copy of {} on {} not started: {}", key, node.getNodeId(), e.getMessage());
+            }
+        }
+        if (started.isEmpty()) {
+            throw first;
+        }
+        return started;
+    }
+
+    /**
+     * Starts the upload of {@code key} on {@code node} (pinned: marked so on the node) and shares the parent's
+     * prefix into it: before returning, or, with {@code overlap}, beside what the caller does next ({@link #finish}
+     * waits for it). A failed copy without overlap is thrown here, before the caller reads the engine's body (it
+     * can still store it whole).
+     */
+    private Upload start(Continuation c, NodeStatus node, String key, boolean pinned, boolean overlap) {
         String uploadId = call(() -> storage.createUpload(node, key, pinned));
         Supplier<String> copy = () -> call(() -> storage.copyPart(node, key, uploadId, SHARED_PART,
                 c.parent().getBucket(), c.parent().getKey(), c.sharedBytes()));
         if (overlap) {
-            return new Upload(uploadId, CompletableFuture.supplyAsync(copy, copies));
+            return new Upload(node, uploadId, CompletableFuture.supplyAsync(copy, copies));
         }
         try {
-            return new Upload(uploadId, CompletableFuture.completedFuture(copy.get()));
+            return new Upload(node, uploadId, CompletableFuture.completedFuture(copy.get()));
         } catch (ApiException e) {
             abort(node, key, uploadId);
             throw e;
         }
     }
 
-    /** Uploads the new bytes (streamed from the engine, no retry) and completes the object. */
-    public void finish(NodeStatus node, String key, Upload upload, InputStream body, long bytes) {
+    /**
+     * Uploads the new bytes (streamed from the engine once, no retry) into every upload and completes each object;
+     * an upload that fails is aborted and left out. Returns the nodes whose copy is complete, in order.
+     *
+     * @throws ApiException the first copy's failure, when none completed
+     */
+    public List<NodeStatus> finish(String key, List<Upload> uploads, InputStream body, long bytes) {
+        return copyWrites.fanOut(uploads, u -> u.node().getNodeId(), key, body, (upload, in) -> finish(key, upload,
+                in, bytes)).stream().map(Upload::node).toList();
+    }
+
+    private void finish(String key, Upload upload, InputStream body, long bytes) {
+        NodeStatus node = upload.node();
         try {
             String etag = call(() -> storage.uploadPart(node, key, upload.uploadId(), NEW_PART, body, bytes));
             complete(node, key, upload.uploadId(), shared(upload), etag);
         } catch (ApiException e) {
             abort(node, key, upload.uploadId());
             throw e;
+        }
+    }
+
+    /**
+     * A further copy of a continuation a two-step store completed on {@code from}: on {@code to}, the parent's copy
+     * there shared as part 1, the new bytes read back from {@code from} (one range GET) as part 2.
+     *
+     * @throws ApiException when the copy could not be made (the caller leaves it out)
+     */
+    public void copyTo(Continuation c, NodeStatus from, NodeStatus to, String key, boolean pinned, long totalBytes) {
+        Upload upload = start(c, to, key, pinned, false);
+        long newBytes = totalBytes - c.sharedBytes();
+        NodeStorage.Body fresh = call(() -> storage.get(from, storage.bucket(from), key, "bytes=" + c.sharedBytes()
+                + "-" + (totalBytes - 1)));
+        try (InputStream in = fresh.in()) {
+            finish(key, upload, in, newBytes);
+        } catch (IOException e) {
+            abort(to, key, upload.uploadId());
+            throw StorageFailures.nodeFailed(new StorageCallException(StorageCallException.Kind.UNREACHABLE,
+                    "reading the new bytes back from " + from.getNodeId() + " failed: " + e.getMessage(), e));
         }
     }
 

@@ -1,11 +1,15 @@
 package io.promptcache.index.store;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.lookup.PrefixMatch;
 import io.promptcache.index.storage.NodeDirectory;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 
@@ -18,7 +22,10 @@ import io.promptcache.schema.proto.ObjectRecord;
  * room for the whole object, the store is a whole object there: a full node must not refuse a conversation's every
  * next turn while the cluster has room (with {@code fromBlock} the engine is answered 409 and sends it whole). A
  * node that still cannot take the bytes answers 507 (the store then answers 503 with Retry-After, nothing
- * advertised).
+ * advertised). On an external S3 endpoint a continuation also needs the endpoint's copy mode and at least its
+ * smallest part in shared bytes (event-schema {@code ExternalNodes.continues}). With replicas, the continuation
+ * continues each live copy of its parent on its node; when the parent has fewer live copies than replicas and the
+ * engine sent the whole prompt, the store is a whole object with all its copies instead.
  */
 @ApplicationScoped
 public class Continuations {
@@ -47,15 +54,45 @@ public class Continuations {
             // another byte layout of the shared blocks; or a pinned parent, whose bytes the GC never frees anyway
             return null;
         }
-        NodeStatus node = nodes.known(parent.getNodes(0));
-        if (node == null || !nodes.takesWrites(node)
-                || node.getCapacityBytes() < plan.totalBytes() - shared) {
+        List<NodeStatus> copies = copies(parent, shared, plan.totalBytes() - shared);
+        if (copies.isEmpty() || copies.size() < config.store().replicas() && plan.fromBlock() == 0) {
+            // with fewer live copies of the parent than replicas, the whole prompt at hand makes them all
             return null;
         }
+        NodeStatus node = copies.get(0);
         if (Placement.free(node) < plan.totalBytes() - shared && roomElsewhere(node, plan.totalBytes())) {
             return null;
         }
-        return new Continuation(ObjectId.parse(match.entry().getObjectId()), parent, node, blocks, shared);
+        return new Continuation(ObjectId.parse(match.entry().getObjectId()), parent, copies, blocks, shared);
+    }
+
+    /**
+     * Where the further copies of a continuation completed on its first node go: the parent's other copies it can go
+     * on (with replicas), at most {@code store.replicas - 1}.
+     */
+    public List<NodeStatus> otherCopies(Continuation c, long totalBytes) {
+        if (config.store().replicas() < 2) {
+            return List.of();
+        }
+        List<NodeStatus> others = new ArrayList<>(copies(c.parent(), c.sharedBytes(), totalBytes - c.sharedBytes()));
+        others.removeIf(n -> n.getNodeId().equals(c.node().getNodeId()));
+        return others.subList(0, Math.min(others.size(), config.store().replicas() - 1));
+    }
+
+    /**
+     * The parent's copies a continuation can go on (a node that takes writes and could hold the new bytes), in the
+     * record's order, at most {@code store.replicas}.
+     */
+    private List<NodeStatus> copies(ObjectRecord parent, long shared, long newBytes) {
+        List<NodeStatus> copies = new ArrayList<>(parent.getNodesCount());
+        for (String nodeId : parent.getNodesList()) {
+            NodeStatus node = nodes.known(nodeId);
+            if (node != null && nodes.takesWrites(node) && ExternalNodes.continues(node, shared)
+                    && node.getCapacityBytes() >= newBytes && copies.size() < config.store().replicas()) {
+                copies.add(node);
+            }
+        }
+        return copies;
     }
 
     /** Whether a node other than {@code full} takes writes and has room for {@code bytes} by its last heartbeat. */

@@ -124,7 +124,8 @@ public class ObjectService {
 
     /** The known node the object is on, or null (no node, or one that never sent a heartbeat). */
     private NodeStatus nodeOf(ObjectRecord record) {
-        return record.getNodesCount() == 0 ? null : nodes.known(record.getNodes(0));
+        NodeStatus serving = nodes.servingCopy(record);
+        return serving != null || record.getNodesCount() == 0 ? serving : nodes.known(record.getNodes(0));
     }
 
     public ObjectRecord delete(Caller caller, String objectId) {

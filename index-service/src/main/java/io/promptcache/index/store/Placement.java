@@ -5,6 +5,7 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.storage.NodeDirectory;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.proto.NodeStatus;
@@ -18,9 +19,19 @@ import io.promptcache.schema.proto.NodeStatus;
 public class Placement {
 
     private final NodeDirectory nodes;
+    private final int replicas;
 
-    Placement(NodeDirectory nodes) {
+    Placement(NodeDirectory nodes, IndexConfig config) {
         this.nodes = nodes;
+        this.replicas = config.store().replicas();
+        if (replicas < 1 || replicas > 3) {
+            throw new IllegalArgumentException("promptcache.index.store.replicas is 1, 2 or 3, not " + replicas);
+        }
+    }
+
+    /** Copies every object gets ({@code promptcache.index.store.replicas}). */
+    public int replicas() {
+        return replicas;
     }
 
     /** The nodes that take new objects now. */
@@ -35,7 +46,18 @@ public class Placement {
      * could ever hold it (capacity below {@code bytes}).
      */
     public NodeStatus choose(ObjectId objectId, long bytes) {
-        List<NodeStatus> live = liveNodes();
+        List<NodeStatus> copies = chooseCopies(objectId, bytes, 1, null);
+        return copies.isEmpty() ? null : copies.get(0);
+    }
+
+    /**
+     * The nodes for the {@code count} copies of a new object of {@code bytes}, in the object id's rendezvous order
+     * among the live nodes with room ({@link #choose}'s node first), none of them {@code except}: fewer when fewer
+     * live nodes have room, and the live node with the most room alone when none has.
+     */
+    public List<NodeStatus> chooseCopies(ObjectId objectId, long bytes, int count, String except) {
+        List<NodeStatus> live = new ArrayList<>(liveNodes());
+        live.removeIf(n -> n.getNodeId().equals(except));
         List<Rendezvous.Candidate> candidates = new ArrayList<>(live.size());
         NodeStatus roomiest = null;
         for (NodeStatus node : live) {
@@ -47,11 +69,17 @@ public class Placement {
                 roomiest = node;
             }
         }
-        Rendezvous.Candidate winner = Rendezvous.choose(objectId.toBytes(), candidates);
-        if (winner == null) {
-            return roomiest;
+        if (candidates.isEmpty()) {
+            return roomiest == null ? List.of() : List.of(roomiest);
         }
-        return live.stream().filter(n -> n.getNodeId().equals(winner.nodeId())).findFirst().orElseThrow();
+        List<NodeStatus> chosen = new ArrayList<>(count);
+        for (Rendezvous.Candidate c : Rendezvous.rank(objectId.toBytes(), candidates)) {
+            if (chosen.size() == count) {
+                break;
+            }
+            chosen.add(live.stream().filter(n -> n.getNodeId().equals(c.nodeId())).findFirst().orElseThrow());
+        }
+        return chosen;
     }
 
     /**

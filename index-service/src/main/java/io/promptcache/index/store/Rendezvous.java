@@ -1,6 +1,8 @@
 package io.promptcache.index.store;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
@@ -40,6 +42,16 @@ public final class Rendezvous {
             }
         }
         return best;
+    }
+
+    /**
+     * The candidates in the order {@code objectId} prefers them (highest score first): the first is {@link #choose}'s,
+     * and the first {@code n} are where the object's {@code n} copies go.
+     */
+    public static List<Candidate> rank(byte[] objectId, List<Candidate> candidates) {
+        List<Candidate> ranked = new ArrayList<>(candidates);
+        ranked.sort(Comparator.comparingDouble((Candidate c) -> -score(objectId, c)).thenComparing(Candidate::nodeId));
+        return ranked;
     }
 
     static double score(byte[] objectId, Candidate candidate) {

@@ -61,12 +61,13 @@ public class StoreService {
     private final ReplicaStores stores;
     private final IndexMetrics metrics;
     private final IndexConfig config;
+    private final CopyWrites copyWrites;
 
     StoreService(PrefixMatcher matcher, Placement placement, Continuations continuations, ContinuationUploads uploads,
-            NodeStorage storage, NodeDirectory nodes, TransactionalPublisher publisher, KafkaProducers producers,
-            ReplicaStores stores,
-            IndexMetrics metrics, IndexConfig config) {
+            CopyWrites copyWrites, NodeStorage storage, NodeDirectory nodes, TransactionalPublisher publisher,
+            KafkaProducers producers, ReplicaStores stores, IndexMetrics metrics, IndexConfig config) {
         this.matcher = matcher;
+        this.copyWrites = copyWrites;
         this.placement = placement;
         this.continuations = continuations;
         this.uploads = uploads;
@@ -89,10 +90,11 @@ public class StoreService {
             return null;
         }
         ObjectRecord object = match.object();
-        String node = object.getNodesCount() == 0 ? null : object.getNodes(0);
-        if (node != null && nodes.serving(node) == null) {
+        NodeStatus serving = nodes.servingCopy(object);
+        if (object.getNodesCount() > 0 && serving == null) {
             return null;
         }
+        String node = serving == null ? null : serving.getNodeId();
         return new StoreOutcome(match.entry().getObjectId(), true, node, plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), object.getTotalBytes(), null, null);
     }
@@ -114,22 +116,23 @@ public class StoreService {
             Continuation continuation = startable(plan, match);
             long step = timed(StorePhase.PLAN, start);
             // the engine sent only the new bytes: nothing to fall back to, so the copy may overlap their upload
-            ContinuationUploads.Upload upload = continuation == null
+            List<ContinuationUploads.Upload> started = continuation == null
                     ? null
                     : start(plan, continuation, key, plan.fromBlock() > 0);
-            if (upload == null) {
-                NodeStatus node = place(id, plan.totalBytes());
-                put(node, key, body, plan.totalBytes(), plan.pinned());
+            if (started == null) {
+                List<NodeStatus> copies = put(place(id, plan.totalBytes()), key, body, plan.totalBytes(),
+                        plan.pinned());
                 timed(StorePhase.NODE_WRITE, step);
-                StoreOutcome stored = commit(plan, id, node, key, null);
+                StoreOutcome stored = commit(plan, id, copies, key, null);
                 outcome = "stored";
                 return stored;
             }
             step = timed(StorePhase.NODE_START, step);
             skip(body, continuation.sharedBytes() - plan.bytesOf(plan.fromBlock()));
-            uploads.finish(continuation.node(), key, upload, body, plan.totalBytes() - continuation.sharedBytes());
+            List<NodeStatus> copies = uploads.finish(key, started, body, plan.totalBytes()
+                    - continuation.sharedBytes());
             timed(StorePhase.NODE_WRITE, step);
-            StoreOutcome stored = commit(plan, id, continuation.node(), key, continuation);
+            StoreOutcome stored = commit(plan, id, copies, key, continuation);
             outcome = "continued";
             return stored;
         } finally {
@@ -153,7 +156,7 @@ public class StoreService {
      * Starts the continuation's upload (its shared part copied on the node); null when that failed and the engine
      * sent the whole prompt, which is then stored whole instead.
      */
-    private ContinuationUploads.Upload start(StorePlan plan, Continuation continuation, String key,
+    private List<ContinuationUploads.Upload> start(StorePlan plan, Continuation continuation, String key,
             boolean overlap) {
         try {
             return uploads.start(continuation, key, plan.pinned(), overlap);
@@ -178,22 +181,26 @@ public class StoreService {
         ObjectId id = ObjectId.generate();
         String key = key(plan, id);
         Continuation continuation = startable(plan, match);
-        ContinuationUploads.Upload upload = continuation == null ? null : start(plan, continuation, key, false);
+        // the engine uploads to the first copy's node; the commit makes the other copies from there
+        List<ContinuationUploads.Upload> started = continuation == null
+                ? null
+                : start(plan, continuation.onFirst(), key, false);
         long expiresAt = System.currentTimeMillis() + config.store().reservationExpiry().toMillis();
-        if (upload == null) {
-            NodeStatus node = place(id, plan.totalBytes());
+        if (started == null) {
+            NodeStatus node = place(id, plan.totalBytes()).get(0); // the other copies are made at the commit
             prepare(node);
             String url = storage.putUrl(node, key, plan.totalBytes(),
                     config.store().reservationExpiry());
             return new Reservation(id.toString(), false, node.getNodeId(), url, plan.totalBytes(),
-                    storage.signed() ? expiresAt : null, null, null, null);
+                    storage.signed(node) ? expiresAt : null, null, null, null);
         }
         long bytes = plan.totalBytes() - continuation.sharedBytes();
-        String url = uploads.partUrl(continuation.node(), key, upload.uploadId(), bytes,
+        ContinuationUploads.Upload upload = started.get(0);
+        String url = uploads.partUrl(upload.node(), key, upload.uploadId(), bytes,
                 config.store().reservationExpiry());
-        return new Reservation(id.toString(), false, continuation.node().getNodeId(), url, bytes,
-                storage.signed() ? expiresAt : null, continuation.blocks(), continuation.parentId().toString(),
-                upload.uploadId());
+        return new Reservation(id.toString(), false, upload.node().getNodeId(), url, bytes,
+                storage.signed(upload.node()) ? expiresAt : null, continuation.blocks(),
+                continuation.parentId().toString(), upload.uploadId());
     }
 
     /** Step two: the engine PUT the bytes; check them on the node and publish. Idempotent. */
@@ -227,7 +234,17 @@ public class StoreService {
                 Continuation continuation = reserved(plan, node, continues);
                 uploads.completeUploaded(node, key, uploadId, continuation.sharedBytes(),
                         plan.totalBytes() - continuation.sharedBytes());
-                StoreOutcome stored = commit(plan, id, node, key, continuation);
+                List<NodeStatus> copies = new ArrayList<>(List.of(node));
+                for (NodeStatus other : continuations.otherCopies(continuation, plan.totalBytes())) {
+                    try {
+                        uploads.copyTo(continuation, node, other, key, plan.pinned(), plan.totalBytes());
+                        copies.add(other);
+                    } catch (ApiException e) {
+                        LOG.warn("Copy of {} on {} not written ({}); the object has the other copies", key,
+                                other.getNodeId(), e.getMessage());
+                    }
+                }
+                StoreOutcome stored = commit(plan, id, copies, key, continuation);
                 outcome = "continued";
                 return stored;
             }
@@ -239,7 +256,13 @@ public class StoreService {
             if (plan.pinned()) {
                 pin(node, key);
             }
-            StoreOutcome stored = commit(plan, id, node, key, null);
+            List<NodeStatus> copies = new ArrayList<>(List.of(node));
+            if (placement.replicas() > 1) {
+                copies.addAll(copyWrites.copy(node, sameBucket(node, placement.chooseCopies(id, size,
+                        placement.replicas() - 1, node.getNodeId())), storage.bucket(node), key, size,
+                        plan.pinned()));
+            }
+            StoreOutcome stored = commit(plan, id, copies, key, null);
             outcome = "stored";
             return stored;
         } finally {
@@ -259,7 +282,7 @@ public class StoreService {
             throw new ApiException(ApiErrorCode.CONTINUATION_EXPIRED, "the object " + parentId + " this reservation"
                     + " continues is gone; reserve again");
         }
-        return new Continuation(parent, record, node, plan.fromBlock(), plan.bytesOf(plan.fromBlock()));
+        return new Continuation(parent, record, List.of(node), plan.fromBlock(), plan.bytesOf(plan.fromBlock()));
     }
 
     private ApiException unavailable(StorePlan plan) {
@@ -268,22 +291,35 @@ public class StoreService {
                 + " gone): store the whole prompt (fromBlock 0)");
     }
 
-    private NodeStatus place(ObjectId id, long bytes) {
+    /** The nodes of a new object's copies ({@code store.replicas}), the first one first; 503 if there is none. */
+    private List<NodeStatus> place(ObjectId id, long bytes) {
         if (bytes > config.store().maxObjectBytes()) {
             throw new ApiException(ApiErrorCode.OBJECT_TOO_LARGE, "the object has " + bytes + " bytes; at most "
                     + config.store().maxObjectBytes() + " (promptcache.index.store.max-object-bytes)");
         }
-        NodeStatus node = placement.choose(id, bytes);
-        if (node == null) {
+        List<NodeStatus> copies = sameBucket(null, placement.chooseCopies(id, bytes, placement.replicas(), null));
+        if (copies.isEmpty()) {
             throw new ApiException(ApiErrorCode.NO_STORAGE_NODE, "no live storage node can hold " + bytes
                     + " bytes (" + placement.liveNodes().size() + " live)");
         }
-        return node;
+        return copies;
     }
 
-    private void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned) {
+    /**
+     * The nodes of {@code nodes} that write to the bucket of {@code first} (or of the first of them): an object's
+     * record names one bucket for all its copies.
+     */
+    private List<NodeStatus> sameBucket(NodeStatus first, List<NodeStatus> nodes) {
+        if (nodes.isEmpty()) {
+            return nodes;
+        }
+        String bucket = storage.bucket(first != null ? first : nodes.get(0));
+        return nodes.stream().filter(n -> storage.bucket(n).equals(bucket)).toList();
+    }
+
+    private List<NodeStatus> put(List<NodeStatus> copies, String key, InputStream body, long bytes, boolean pinned) {
         try {
-            storage.put(node, key, body, bytes, pinned);
+            return copyWrites.put(copies, key, body, bytes, pinned);
         } catch (StorageCallException e) {
             throw StorageFailures.nodeFailed(e);
         }
@@ -299,7 +335,7 @@ public class StoreService {
 
     private long uploadedSize(NodeStatus node, String key) {
         try {
-            return storage.size(node, bucket(), key);
+            return storage.size(node, storage.bucket(node), key);
         } catch (StorageCallException e) {
             if (e.kind() == StorageCallException.Kind.NOT_FOUND) {
                 throw new ApiException(ApiErrorCode.NOT_UPLOADED, "nothing was PUT to the reservation's URL on node "
@@ -313,23 +349,26 @@ public class StoreService {
      * The one transaction: ObjectRecord LIVE + one ADVERTISE per block whose bytes this store wrote (all for a whole
      * object, those beyond the shared ones for a continuation); then visible to this replica.
      */
-    private StoreOutcome commit(StorePlan plan, ObjectId id, NodeStatus node, String key,
+    private StoreOutcome commit(StorePlan plan, ObjectId id, List<NodeStatus> copies, String key,
             Continuation continuation) {
+        NodeStatus node = copies.get(0);
         long now = System.currentTimeMillis();
         String namespace = plan.spec().idText();
         String owner = plan.owner() != null ? plan.owner() : producers.instanceId();
         ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
-                .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(namespace).addNodes(node.getNodeId())
-                .setBucket(bucket()).setKey(key).setTotalBytes(plan.totalBytes()).setLayout(plan.layout())
+                .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(namespace)
+                .setBucket(storage.bucket(node)).setKey(key).setTotalBytes(plan.totalBytes()).setLayout(plan.layout())
                 .setBlocks(plan.blocks()).setOwnerId(owner).setTenantId(plan.spec().tenant())
                 .setPriority(plan.priority()).setPinned(plan.pinned()).setCreatedAtMs(now);
-        if (continuation != null) {
+        copies.forEach(copy -> record.addNodes(copy.getNodeId()));
+        boolean shares = continuation != null && !continuation.copied();
+        if (shares) {
             record.setParentObjectId(continuation.parentId().toString()).setSharedBytes(continuation.sharedBytes())
                     .addAllShared(continuation.pieces());
         }
         ObjectRecord object = record.build();
         // the blocks whose bytes this store wrote: the shared ones keep naming the object that wrote them
-        int first = continuation == null ? 1 : continuation.blocks() + 1;
+        int first = shares ? continuation.blocks() + 1 : 1;
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(plan.blocks() - first + 2);
         records.add(producers.record(Topics.OBJECTS, id, object));
         Map<PrefixKey, PrefixEntry> advertised = new HashMap<>(2 * (plan.blocks() - first + 1));
@@ -376,10 +415,6 @@ public class StoreService {
         } catch (StorageCallException e) {
             throw StorageFailures.nodeFailed(e);
         }
-    }
-
-    private String bucket() {
-        return storage.bucket();
     }
 
     private static String key(StorePlan plan, ObjectId id) {

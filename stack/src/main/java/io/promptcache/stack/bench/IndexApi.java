@@ -60,9 +60,17 @@ public final class IndexApi {
         }
     }
 
-    /** A lookup's answer; on a miss only {@code hit} is set. */
+    /**
+     * A lookup's answer; on a miss only {@code hit} is set. {@code alternates}: the locations of the object's other
+     * live copies (replicas), tried in order when the GET of {@code location} fails.
+     */
     public record Lookup(boolean hit, int blocks, long usableBytes, String location, String range, String objectId,
-            String node) {
+            String node, List<String> alternates) {
+
+        public Lookup(boolean hit, int blocks, long usableBytes, String location, String range, String objectId,
+                String node) {
+            this(hit, blocks, usableBytes, location, range, objectId, node, List.of());
+        }
     }
 
     private final HttpClient http;
@@ -105,9 +113,11 @@ public final class IndexApi {
         if (!answer.path("hit").asBoolean()) {
             return new Lookup(false, 0, 0, null, null, null, null);
         }
+        List<String> alternates = new ArrayList<>();
+        answer.path("alternates").forEach(a -> alternates.add(a.path("location").asText()));
         return new Lookup(true, answer.get("blocks").asInt(), answer.get("usableBytes").asLong(),
                 answer.get("location").asText(), answer.get("range").asText(), answer.path("objectId").asText(),
-                answer.path("node").asText());
+                answer.path("node").asText(), List.copyOf(alternates));
     }
 
     /** Reports a hit whose GET answered 404 (the engine's duty: the object is gone, stop returning it). */
@@ -126,9 +136,27 @@ public final class IndexApi {
         return response.body();
     }
 
-    /** The one range GET of a hit, on the storage node. */
+    /**
+     * The one range GET of a hit, on the storage node; when it fails and the object has other copies, the same GET
+     * of each in turn (the first failure is thrown if every copy fails).
+     */
     public byte[] get(Lookup hit) throws CallFailed {
-        HttpResponse<byte[]> response = exchange("get", HttpRequest.newBuilder(URI.create(hit.location()))
+        try {
+            return get(hit, hit.location());
+        } catch (CallFailed first) {
+            for (String alternate : hit.alternates()) {
+                try {
+                    return get(hit, alternate);
+                } catch (CallFailed ignored) {
+                    // the next copy, if any
+                }
+            }
+            throw first;
+        }
+    }
+
+    private byte[] get(Lookup hit, String location) throws CallFailed {
+        HttpResponse<byte[]> response = exchange("get", HttpRequest.newBuilder(URI.create(location))
                 .timeout(getTimeout).header("Range", hit.range()).GET(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 206 && response.statusCode() != 200) {
             String error = new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);

@@ -46,6 +46,11 @@ public final class ChaosCommand implements Callable<Integer> {
             + "at the end)")
     Path dataDir;
 
+    @Option(names = "--copies", defaultValue = "1", description = "copies of every object on distinct nodes (the "
+            + "index's store.replicas, 1 or 2 here; with 2 a killed node's objects are still served; default "
+            + "${DEFAULT-VALUE})")
+    int copies;
+
     @Option(names = "--round-seconds", defaultValue = "30", description = "length of a round, at least 15 (default "
             + "${DEFAULT-VALUE})")
     int roundSeconds;
@@ -76,7 +81,8 @@ public final class ChaosCommand implements Callable<Integer> {
         out.println("chaos: starting a stack of 2 storage nodes, 2 index replicas, 2 gc-processors ...");
         out.flush();
         List<Round> result;
-        try (Stack stack = Stack.start(ChaosRun.stackSpec(home != null ? home : UpCommand.defaultHome(), dataDir))) {
+        try (Stack stack = Stack.start(ChaosRun.stackSpec(home != null ? home : UpCommand.defaultHome(), dataDir,
+                copies))) {
             out.println("chaos: " + rounds + " rounds of " + roundSeconds + " s (" + faults + " in turn), "
                     + concurrency + " engines at " + (rate > 0 ? rate + " requests/s" : "full speed") + ", seed " + seed
                     + "; logs in " + stack.info().logsDir()

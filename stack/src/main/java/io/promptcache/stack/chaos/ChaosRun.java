@@ -78,8 +78,14 @@ public final class ChaosRun {
      * {@code dataDir}, or in a directory deleted at the end when it is null.
      */
     public static StackSpec stackSpec(Path home, Path dataDir) {
+        return stackSpec(home, dataDir, 1);
+    }
+
+    /** As {@link #stackSpec(Path, Path)}, every object with {@code copies} copies (index {@code store.replicas}). */
+    public static StackSpec stackSpec(Path home, Path dataDir, int copies) {
         return new StackSpec(home, dataDir, 2, 2, 2, 0, 0, 0, NODE_CAPACITY, null,
-                Map.of("promptcache.index.store.tombstone-grace", "5s"),
+                Map.of("promptcache.index.store.tombstone-grace", "5s", "promptcache.index.store.replicas",
+                        Integer.toString(copies)),
                 Map.of("promptcache.storage.tier.ram-capacity-bytes", Long.toString(2L << 20)),
                 Map.of("promptcache.gc.grace", "5s"), true, Secrets.random(24));
     }

@@ -96,7 +96,11 @@ final class Faults {
         }
         Waits.sleep(SILENT_AFTER.toMillis());
         engines.nodeSilent(id);
-        Waits.sleep(4000);
+        // objects whose (first) copy is on the node: served while it is out only from other copies (replicas)
+        int whileOut = held.size() - replicas.notLoaded(stack.info().index().get(0), held.stream()
+                .map(Engines.Stored::objectId).toList(), Duration.ofSeconds(2)).size();
+        figures.put("objectsServedWhileOut", whileOut + "/" + held.size());
+        Waits.sleep(2000);
         if (kill) {
             node.launch();
             node.awaitReady(READY);

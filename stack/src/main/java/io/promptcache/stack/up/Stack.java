@@ -232,6 +232,9 @@ public final class Stack implements AutoCloseable {
         if (spec.signedStorage()) {
             c.storageCredentialsFile(secrets.storageKey());
         }
+        if (spec.s3() != null) {
+            c.external(spec.s3());
+        }
         if (tls != null) {
             c.tls(tls).trustNodes(tls);
         }
@@ -242,6 +245,9 @@ public final class Stack implements AutoCloseable {
         IndexConfig c = IndexConfig.of(bootstrap, name, port, dataDir.resolve(name).resolve("state"));
         if (spec.signedStorage()) {
             c.storageCredentialsFile(secrets.storageKey());
+        }
+        if (spec.s3() != null) {
+            c.external(spec.s3());
         }
         if (spec.apiKey() != null) {
             c.apiKeysFile(secrets.apiKeys());

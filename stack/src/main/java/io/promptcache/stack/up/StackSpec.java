@@ -3,6 +3,8 @@ package io.promptcache.stack.up;
 import java.nio.file.Path;
 import java.util.Map;
 
+import io.promptcache.devservices.launcher.S3Endpoint;
+
 /**
  * What to start.
  *
@@ -24,18 +26,20 @@ import java.util.Map;
  *        an open index
  * @param tls whether every service serves HTTPS only, with a throwaway CA made at start (the index and the GC trust
  *        it for their calls to the nodes; presigned URLs are https)
+ * @param s3 an external S3 endpoint the index and the GC store on as node {@link S3Endpoint#ID} (beside the storage
+ *        nodes, of which there may then be none), or null
  */
 public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gcs, int indexPort, int nodePort,
         int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig, Map<String, String> nodeConfig,
-        Map<String, String> gcConfig, boolean signedStorage, String apiKey, boolean tls) {
+        Map<String, String> gcConfig, boolean signedStorage, String apiKey, boolean tls, S3Endpoint s3) {
 
     /** The tenant whose key {@code --auth} makes. */
     public static final String TENANT = "local";
 
     public StackSpec {
-        if (nodes < 1 || replicas < 1 || gcs < 0) {
-            throw new IllegalArgumentException("a stack needs at least one storage node and one index replica (got "
-                    + nodes + " and " + replicas + ")");
+        if (nodes < (s3 == null ? 1 : 0) || replicas < 1 || gcs < 0) {
+            throw new IllegalArgumentException("a stack needs at least one storage node (or an external S3 endpoint)"
+                    + " and one index replica (got " + nodes + " and " + replicas + ")");
         }
         if (nodeCapacity < 1 << 20) {
             throw new IllegalArgumentException("a storage node needs at least 1 MiB (got " + nodeCapacity + " B)");
@@ -50,12 +54,13 @@ public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gc
             int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig,
             Map<String, String> nodeConfig, Map<String, String> gcConfig, boolean signedStorage, String apiKey) {
         this(home, dataDir, nodes, replicas, gcs, indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig,
-                nodeConfig, gcConfig, signedStorage, apiKey, false);
+                nodeConfig, gcConfig, signedStorage, apiKey, false, null);
     }
 
     /** This stack over TLS ({@code tls}). */
     public StackSpec withTls() {
         return new StackSpec(home, dataDir, nodes, replicas, gcs, indexPort, nodePort, gcPort, nodeCapacity, kafka,
-                indexConfig, nodeConfig, gcConfig, signedStorage, apiKey, true);
+                indexConfig, nodeConfig, gcConfig, signedStorage, apiKey, true, s3);
     }
+
 }

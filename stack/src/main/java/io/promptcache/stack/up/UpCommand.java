@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import io.promptcache.devservices.launcher.S3Endpoint;
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.stack.cli.Sizes;
 
@@ -26,8 +27,38 @@ public final class UpCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
-    @Option(names = "--nodes", defaultValue = "1", description = "storage nodes (default ${DEFAULT-VALUE})")
-    int nodes;
+    @Option(names = "--nodes", description = "storage nodes (default 1; 0 with --s3-endpoint)")
+    Integer nodes;
+
+    @Option(names = "--s3-endpoint", description = "store on this S3 service (MinIO, Ceph RGW, AWS S3, S3Proxy: "
+            + "http(s)://host[:port]) instead of starting a storage node; credentials from the AWS SDK's "
+            + "default chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE) unless --s3-credentials-file")
+    String s3Endpoint;
+
+    @Option(names = "--s3-bucket", defaultValue = "promptcache-kv", description = "bucket on the S3 service (default ${DEFAULT-VALUE})")
+    String s3Bucket;
+
+    @Option(names = "--s3-region", defaultValue = "us-east-1", description = "its SigV4 region (default ${DEFAULT-VALUE})")
+    String s3Region;
+
+    @Option(names = "--s3-budget", defaultValue = "1GiB", converter = Sizes.class, description = "bytes promptcache may keep there; the GC evicts to stay under (default ${DEFAULT-VALUE})")
+    long s3Budget;
+
+    @Option(names = "--s3-copy", defaultValue = "copy", description = "how the service serves UploadPartCopy: copy (copies the bytes: "
+            + "continuations cost them), reference (shares them, as promptcache's node does), none (no continuations) "
+            + "(default ${DEFAULT-VALUE})")
+    String s3Copy;
+
+    @Option(names = "--s3-virtual-hosted", description = "virtual-hosted-style requests (bucket.host) instead of "
+            + "path-style (host/bucket), for a service that requires them")
+    boolean s3VirtualHosted;
+
+    @Option(names = "--s3-create-bucket", description = "create the bucket if it does not exist (default: it must exist)")
+    boolean s3CreateBucket;
+
+    @Option(names = "--s3-credentials-file", description = "the service's key as access-key-id= / secret-access-key= lines "
+            + "(re-read while running) instead of the default chain")
+    Path s3CredentialsFile;
 
     @Option(names = "--replicas", defaultValue = "1", description = "index-service replicas (default ${DEFAULT-VALUE})")
     int replicas;
@@ -91,14 +122,19 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = command.commandLine().getOut();
-        StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodes, replicas, noGc ? 0 : 1,
-                indexPort, nodePort, gcPort, nodeCapacity, kafka, withKafkaSettings(indexConfig),
+        int nodeCount = nodes != null ? nodes : s3Endpoint != null ? 0 : 1;
+        S3Endpoint s3 = s3Endpoint == null
+                ? null
+                : new S3Endpoint(s3Endpoint, s3Bucket, s3Region, s3Budget, s3Copy, null, s3CreateBucket,
+                        s3CredentialsFile == null ? null : s3CredentialsFile.toAbsolutePath(), s3VirtualHosted);
+        StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodeCount, replicas,
+                noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka, withKafkaSettings(indexConfig),
                 withKafkaSettings(nodeConfig), withKafkaSettings(gcConfig), !openStorage,
-                auth ? Secrets.random(24) : null);
-        if (tls) {
-            spec = spec.withTls();
-        }
-        out.println("starting promptcache: " + nodes + " storage node(s), " + replicas + " index replica(s)"
+                auth ? Secrets.random(24) : null, tls, s3);
+        out.println("starting promptcache: " + nodeCount + " storage node(s)" + (s3Endpoint == null
+                ? ""
+                : " and S3 at " + s3Endpoint + " (bucket " + s3Bucket + ")") + ", " + replicas
+                + " index replica(s)"
                 + (noGc ? "" : ", a gc-processor") + (kafka == null
                         ? ", an embedded Kafka broker"
                         : ", Kafka at "
@@ -122,6 +158,11 @@ public final class UpCommand implements Callable<Integer> {
             }, "promptcache-up-stop"));
             out.printf("promptcache is up (%.1f s)%n", (System.nanoTime() - start) / 1e9);
             print(out, info, indexConfig.get("promptcache.index.auth.mode"));
+            if (spec.s3() != null) {
+                out.println("  external S3    " + spec.s3().endpoint() + " bucket " + spec.s3().bucket() + " (node "
+                        + S3Endpoint.ID + ", budget " + spec.s3().budgetBytes() + " B, copy " + spec.s3().copy()
+                        + "; its state is in the index's log and /q/health/group/store)");
+            }
             out.println("Ctrl-C (or SIGTERM) stops everything" + (info.throwaway()
                     ? " and deletes " + info.dataDir()
                     : "; the data stays in " + info.dataDir()));
@@ -143,9 +184,11 @@ public final class UpCommand implements Callable<Integer> {
         if (info.gc() != null) {
             out.println("  gc-processor   " + info.gc());
         }
-        out.println("  storage auth   " + (info.signedStorage()
-                ? "SigV4 (key made at this start; the index and the GC sign, lookups return presigned URLs)"
-                : "OPEN: the nodes accept unsigned requests from anyone who reaches their ports (--open-storage)"));
+        out.println("  storage auth   " + (info.nodes().isEmpty()
+                ? "no storage node (the index and the GC sign their calls to the external S3 endpoint)"
+                : info.signedStorage()
+                        ? "SigV4 (key made at this start; the index and the GC sign, lookups return presigned URLs)"
+                        : "OPEN: the nodes accept unsigned requests from anyone who reaches their ports (--open-storage)"));
         out.println("  index auth     " + (info.apiKey() != null
                 ? "API keys: tenant " + StackSpec.TENANT + ", key " + info.apiKey()
                         + " (Authorization: Bearer <key> or X-Api-Key)"

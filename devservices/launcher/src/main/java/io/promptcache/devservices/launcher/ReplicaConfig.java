@@ -40,6 +40,25 @@ public abstract class ReplicaConfig<T extends ReplicaConfig<T>> extends ServiceC
         return self();
     }
 
+    /** Stores on (and evicts from) an external S3 endpoint, as node {@link S3Endpoint#ID}. */
+    public T external(S3Endpoint s3) {
+        String at = prefix + "storage.external." + S3Endpoint.ID + ".";
+        put(at + "endpoint", s3.endpoint());
+        put(at + "bucket", s3.bucket());
+        put(at + "region", s3.region());
+        put(at + "budget-bytes", Long.toString(s3.budgetBytes()));
+        put(at + "copy", s3.copy());
+        put(at + "create-bucket", Boolean.toString(s3.createBucket()));
+        put(at + "path-style", Boolean.toString(!s3.virtualHosted()));
+        if (s3.minPartBytes() != null) {
+            put(at + "min-part-bytes", Long.toString(s3.minPartBytes()));
+        }
+        if (s3.credentialsFile() != null) {
+            put(at + "credentials-file", s3.credentialsFile().toString());
+        }
+        return self();
+    }
+
     /** The access key it signs its calls to storage nodes with. */
     public T storageCredentials(String accessKeyId, String secret) {
         put(prefix + "storage.access-key-id", accessKeyId);
