@@ -6,6 +6,7 @@ import io.promptcache.stack.chaos.ChaosCommand;
 import io.promptcache.stack.simulate.SimulateCommand;
 import io.promptcache.stack.status.StatusCommand;
 import io.promptcache.stack.topics.TopicsCommand;
+import io.promptcache.stack.train.TrainCommand;
 import io.promptcache.stack.up.UpCommand;
 
 import picocli.CommandLine;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "promptcache", mixinStandardHelpOptions = true, version = "promptcache 0.1.0", description = "The promptcache stack on one machine, a load generator and an offline what-if.", subcommands = {
         UpCommand.class, StatusCommand.class, BenchCommand.class, SimulateCommand.class, ChaosCommand.class,
-        TopicsCommand.class, CertsCommand.class})
+        TopicsCommand.class, CertsCommand.class, TrainCommand.class})
 public final class StackMain {
 
     private StackMain() {

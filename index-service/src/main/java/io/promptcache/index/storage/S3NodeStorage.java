@@ -3,7 +3,6 @@ package io.promptcache.index.storage;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,29 +23,14 @@ import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.schema.proto.NodeStatus;
-import io.promptcache.schema.secret.StorageKey;
 
-import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.ResponseInputStream;
-import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
-import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
-import software.amazon.awssdk.services.s3.endpoints.S3EndpointProvider;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -70,62 +54,19 @@ public class S3NodeStorage implements NodeStorage {
 
     private static final Logger LOG = LoggerFactory.getLogger(S3NodeStorage.class);
 
-    private static final ExecutionInterceptor NO_EXPECT_CONTINUE = new ExecutionInterceptor() {
-
-        @Override
-        public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
-            return context.httpRequest().toBuilder().removeHeader("Expect").build();
-        }
-    };
-
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
-    /** Endpoints resolved as the client would, virtual-hosted style (the client itself is path-style). */
-    static final S3EndpointProvider VIRTUAL_HOSTED = params -> S3EndpointProvider.defaultProvider()
-            .resolveEndpoint(params.toBuilder().forcePathStyle(false).build());
 
     private final S3Client client;
-    /** How calls to promptcache's own nodes are signed. */
-    private final Signer nodes;
-    /** How calls to each external endpoint are signed, by node id. */
-    private final Map<String, Signer> externals = new ConcurrentHashMap<>();
+    private final NodeTargets targets;
     private final Duration presignExpiry;
     private final String bucket;
-    private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
-    private final Map<String, AwsRequestOverrideConfiguration> onceTargets = new ConcurrentHashMap<>();
-    private final Map<String, S3Presigner> presigners = new ConcurrentHashMap<>();
     private final Set<String> bucketsReady = ConcurrentHashMap.newKeySet();
 
     S3NodeStorage(S3Client client, IndexConfig config) {
         this.client = client;
-        IndexConfig.Storage storage = config.storage();
-        Optional<Supplier<StorageKey>> key = StorageKey.of(IndexConfig.STORAGE, storage.accessKeyId(),
-                storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
-        this.nodes = new Signer(key.map(S3NodeStorage::provider).orElseGet(AnonymousCredentialsProvider::create),
-                Region.of(storage.region()), key.isPresent());
-        storage.external().forEach((id, endpoint) -> {
-            String prefix = IndexConfig.EXTERNAL + id + ".";
-            Optional<Supplier<StorageKey>> own = StorageKey.of(prefix, endpoint.accessKeyId(),
-                    endpoint.secretAccessKey(), endpoint.credentialsFile(), storage.reloadInterval());
-            externals.put(id, new Signer(own.map(S3NodeStorage::provider)
-                    .orElseGet(() -> DefaultCredentialsProvider.builder().build()),
-                    Region.of(endpoint.region().orElse("us-east-1")), true));
-        });
-        this.presignExpiry = storage.presignExpiry();
+        this.targets = new NodeTargets(config.storage());
+        this.presignExpiry = config.storage().presignExpiry();
         this.bucket = config.store().bucket();
-    }
-
-    /** A fixed or rotating key as the SDK's credentials. */
-    private static AwsCredentialsProvider provider(Supplier<StorageKey> key) {
-        return () -> AwsBasicCredentials.create(key.get().accessKeyId(), key.get().secretAccessKey());
-    }
-
-    /** How calls to one node are signed: credentials, region, and whether anything is signed at all. */
-    private record Signer(AwsCredentialsProvider credentials, Region region, boolean signed) {
-    }
-
-    private Signer signer(NodeStatus node) {
-        Signer external = node.hasExternal() ? externals.get(node.getNodeId()) : null;
-        return external != null ? external : nodes;
     }
 
     @Override
@@ -136,7 +77,7 @@ public class S3NodeStorage implements NodeStorage {
     @Override
     public void probe(NodeStatus node) {
         String target = node.getExternal().getBucket();
-        AwsRequestOverrideConfiguration probe = at(node).toBuilder().apiCallTimeout(PROBE_TIMEOUT).build();
+        AwsRequestOverrideConfiguration probe = targets.at(node).toBuilder().apiCallTimeout(PROBE_TIMEOUT).build();
         try {
             call(node, "answer a HEAD of bucket " + target, () -> client.headBucket(b -> b.bucket(target)
                     .overrideConfiguration(probe)));
@@ -346,48 +287,9 @@ public class S3NodeStorage implements NodeStorage {
         return "the connection to it failed (" + e.getMessage() + ")";
     }
 
-    /** The request override that sends a request to {@code node}. */
-    private AwsRequestOverrideConfiguration at(NodeStatus node) {
-        return targets.computeIfAbsent(targetKey(node), k -> target(node, false));
-    }
-
-    /** Node id and endpoint: a node that comes back elsewhere, or an endpoint named twice, gets its own target. */
-    private static String targetKey(NodeStatus node) {
-        return node.getNodeId() + " " + node.getEndpoint();
-    }
-
-    /**
-     * As {@link #at}, with no retry: for a body streamed through from the engine, which cannot be read twice. A
-     * retry of such a PUT would fail on the spent stream with an {@link IllegalStateException} instead of
-     * reporting what made the first attempt fail. Sent without {@code Expect: 100-continue}: with it, the url
-     * client (the JDK's HttpURLConnection) left some PUTs to a busy node waiting for the response head until its
-     * read timeout (seen by the stack's bench and gc-processor's benchmark).
-     */
-    private AwsRequestOverrideConfiguration once(NodeStatus node) {
-        return onceTargets.computeIfAbsent(targetKey(node), k -> target(node, true));
-    }
-
-    private AwsRequestOverrideConfiguration target(NodeStatus node, boolean once) {
-        URI uri = URI.create(node.getEndpoint());
-        Signer signer = signer(node);
-        SdkPlugin plugin = config -> {
-            S3ServiceClientConfiguration.Builder s3 = (S3ServiceClientConfiguration.Builder) config;
-            s3.endpointOverride(uri).region(signer.region()).credentialsProvider(signer.credentials());
-            if (!ExternalNodes.pathStyle(node)) {
-                s3.endpointProvider(VIRTUAL_HOSTED);
-            }
-            if (once) {
-                s3.overrideConfiguration(s3.overrideConfiguration().toBuilder()
-                        .retryStrategy(AwsRetryStrategy.doNotRetry()).addExecutionInterceptor(NO_EXPECT_CONTINUE)
-                        .build());
-            }
-        };
-        return AwsRequestOverrideConfiguration.builder().addPlugin(plugin).build();
-    }
-
     @Override
     public boolean signed(NodeStatus node) {
-        return signer(node).signed();
+        return targets.signed(node);
     }
 
     @Override
@@ -422,18 +324,7 @@ public class S3NodeStorage implements NodeStorage {
     }
 
     private S3Presigner presigner(NodeStatus node) {
-        Signer signer = signer(node);
-        return presigners.computeIfAbsent(targetKey(node), k -> presigner(node, signer.credentials(),
-                signer.region()));
-    }
-
-    /** A presigner for {@code node}'s endpoint, region and addressing style. */
-    static S3Presigner presigner(NodeStatus node, AwsCredentialsProvider credentials, Region region) {
-        return S3Presigner.builder().endpointOverride(URI.create(node.getEndpoint())).region(region)
-                .credentialsProvider(credentials)
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(ExternalNodes.pathStyle(node))
-                        .build())
-                .build();
+        return targets.presigner(node);
     }
 
     static String plainUrl(String endpoint, String bucket, String key) {
@@ -446,8 +337,18 @@ public class S3NodeStorage implements NodeStorage {
         return url.toString();
     }
 
+    /** The request override that sends a request to {@code node}. */
+    private AwsRequestOverrideConfiguration at(NodeStatus node) {
+        return targets.at(node);
+    }
+
+    /** As {@link #at}, with no retry: for a body streamed from the engine ({@link NodeTargets#once}). */
+    private AwsRequestOverrideConfiguration once(NodeStatus node) {
+        return targets.once(node);
+    }
+
     @PreDestroy
     void close() {
-        presigners.values().forEach(S3Presigner::close);
+        targets.close();
     }
 }

@@ -32,7 +32,7 @@ class ExternalAddressingTest {
 
     @Test
     void shouldResolveRequestsOfAVirtualHostedEndpointWithTheBucketInTheHost() throws Exception {
-        var endpoint = S3NodeStorage.VIRTUAL_HOSTED.resolveEndpoint(p -> p.bucket("kv-bucket")
+        var endpoint = NodeTargets.VIRTUAL_HOSTED.resolveEndpoint(p -> p.bucket("kv-bucket")
                 .region(Region.US_EAST_1).endpoint("https://s3.example.test:9443").forcePathStyle(true)).get();
 
         assertThat(endpoint.url().getHost()).isEqualTo("kv-bucket.s3.example.test");
@@ -40,7 +40,7 @@ class ExternalAddressingTest {
     }
 
     private static URL presignedGet(NodeStatus node) {
-        try (S3Presigner presigner = S3NodeStorage.presigner(node, KEY, Region.US_EAST_1)) {
+        try (S3Presigner presigner = NodeTargets.presigner(node, KEY, Region.US_EAST_1)) {
             return presigner.presignGetObject(r -> r.signatureDuration(java.time.Duration.ofMinutes(1))
                     .getObjectRequest(g -> g.bucket("kv-bucket").key("ns/obj"))).url();
         }

@@ -78,6 +78,14 @@ final class Engines {
         silentNode = node;
     }
 
+    /**
+     * The node is being brought back (relaunched, or continued): from its first heartbeat the index may name it
+     * again, before the run sees it ready.
+     */
+    void nodeReturning() {
+        silentNode = null;
+    }
+
     void nodeBack() {
         downNode = null;
         silentNode = null;

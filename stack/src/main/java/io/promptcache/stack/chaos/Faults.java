@@ -101,6 +101,7 @@ final class Faults {
                 .map(Engines.Stored::objectId).toList(), Duration.ofSeconds(2)).size();
         figures.put("objectsServedWhileOut", whileOut + "/" + held.size());
         Waits.sleep(2000);
+        engines.nodeReturning();
         if (kill) {
             node.launch();
             node.awaitReady(READY);

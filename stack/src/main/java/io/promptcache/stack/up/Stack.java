@@ -38,6 +38,8 @@ public final class Stack implements AutoCloseable {
     private final List<ServiceProcess> nodes = new ArrayList<>();
     private final List<ServiceProcess> gcs = new ArrayList<>();
     private final List<ServiceProcess> replicas = new ArrayList<>();
+    /** The module each started service runs. */
+    private final Map<ServiceProcess, String> modules = new java.util.IdentityHashMap<>();
     /** The throwaway CA and server key every service serves HTTPS with ({@code --tls}), made at start; or null. */
     private final TlsMaterial tls;
     /** The files the services read their keys from (re-read while they run). */
@@ -198,9 +200,24 @@ public final class Stack implements AutoCloseable {
     }
 
     private ServiceProcess service(String module, String name, Map<String, String> config, List<String> jvm) {
-        Path jar = spec.home().resolve(module).resolve("target").resolve("quarkus-app").resolve("quarkus-run.jar");
-        ServiceProcess process = ServiceProcess.ofJar(jar, config, logFile(name)).withJvmArgs(jvm).inOwnSession()
-                .withStartupArchive();
+        Path app = spec.home().resolve(module).resolve("target").resolve("quarkus-app");
+        ServiceProcess process = ServiceProcess.ofJar(app.resolve("quarkus-run.jar"), config, logFile(name))
+                .withJvmArgs(jvm).inOwnSession().withStartupArchive();
+        if (spec.jvm().java() != null) {
+            process.withJava(spec.jvm().java());
+        }
+        // one cache per kind of service: recorded by its first instance, used by every one
+        boolean first = !modules.containsValue(module);
+        if (spec.jvm().aot() == Jvm.Aot.USE || spec.jvm().aot() == Jvm.Aot.RECORD && first) {
+            Path cache = aotCache(spec.home(), module);
+            try {
+                Files.createDirectories(cache.getParent());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create " + cache.getParent(), e);
+            }
+            process.withAotCache(cache, spec.jvm().aot() == Jvm.Aot.RECORD);
+        }
+        modules.put(process, module);
         if (tls != null) {
             process.withTls(tls.clientContext());
         }
@@ -256,6 +273,11 @@ public final class Stack implements AutoCloseable {
             c.tls(tls).trustNodes(tls);
         }
         return c.with(spec.indexConfig()).toMap();
+    }
+
+    /** Where a service kind's AOT cache is: recorded by {@code train}, used by {@code up --aot}. */
+    public static Path aotCache(Path home, String module) {
+        return home.resolve(module).resolve("target").resolve("quarkus-app").resolve("aot").resolve(module + ".aot");
     }
 
     private Path logFile(String name) {

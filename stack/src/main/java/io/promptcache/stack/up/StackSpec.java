@@ -28,10 +28,11 @@ import io.promptcache.devservices.launcher.S3Endpoint;
  *        it for their calls to the nodes; presigned URLs are https)
  * @param s3 an external S3 endpoint the index and the GC store on as node {@link S3Endpoint#ID} (beside the storage
  *        nodes, of which there may then be none), or null
+ * @param jvm the services' JVM and AOT caches
  */
 public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gcs, int indexPort, int nodePort,
         int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig, Map<String, String> nodeConfig,
-        Map<String, String> gcConfig, boolean signedStorage, String apiKey, boolean tls, S3Endpoint s3) {
+        Map<String, String> gcConfig, boolean signedStorage, String apiKey, boolean tls, S3Endpoint s3, Jvm jvm) {
 
     /** The tenant whose key {@code --auth} makes. */
     public static final String TENANT = "local";
@@ -47,6 +48,16 @@ public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gc
         indexConfig = Map.copyOf(indexConfig);
         nodeConfig = Map.copyOf(nodeConfig);
         gcConfig = Map.copyOf(gcConfig);
+        jvm = jvm == null ? Jvm.DEFAULT : jvm;
+    }
+
+    /** A stack on the launcher's JVM, without AOT caches. */
+    public StackSpec(Path home, Path dataDir, int nodes, int replicas, int gcs, int indexPort, int nodePort,
+            int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig,
+            Map<String, String> nodeConfig, Map<String, String> gcConfig, boolean signedStorage, String apiKey,
+            boolean tls, S3Endpoint s3) {
+        this(home, dataDir, nodes, replicas, gcs, indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig,
+                nodeConfig, gcConfig, signedStorage, apiKey, tls, s3, Jvm.DEFAULT);
     }
 
     /** A stack of plain HTTP services. */
@@ -54,13 +65,13 @@ public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gc
             int gcPort, long nodeCapacity, String kafka, Map<String, String> indexConfig,
             Map<String, String> nodeConfig, Map<String, String> gcConfig, boolean signedStorage, String apiKey) {
         this(home, dataDir, nodes, replicas, gcs, indexPort, nodePort, gcPort, nodeCapacity, kafka, indexConfig,
-                nodeConfig, gcConfig, signedStorage, apiKey, false, null);
+                nodeConfig, gcConfig, signedStorage, apiKey, false, null, Jvm.DEFAULT);
     }
 
     /** This stack over TLS ({@code tls}). */
     public StackSpec withTls() {
         return new StackSpec(home, dataDir, nodes, replicas, gcs, indexPort, nodePort, gcPort, nodeCapacity, kafka,
-                indexConfig, nodeConfig, gcConfig, signedStorage, apiKey, true, s3);
+                indexConfig, nodeConfig, gcConfig, signedStorage, apiKey, true, s3, jvm);
     }
 
 }

@@ -115,6 +115,14 @@ public final class UpCommand implements Callable<Integer> {
             + ".promptcache-stack.json in the checkout; deleted at stop)")
     Path stackFile;
 
+    @Option(names = "--java", description = "the java binary the services run on (default: the one running "
+            + "promptcache)")
+    Path java;
+
+    @Option(names = "--aot", description = "run the services with the AOT caches `promptcache train` recorded (JDK 25 "
+            + "or later, the same --java): their first requests run trained code")
+    boolean aot;
+
     @Option(names = "--home", description = "the promptcache checkout whose packaged services run (default: the "
             + "one this tool was built in)")
     Path home;
@@ -130,7 +138,8 @@ public final class UpCommand implements Callable<Integer> {
         StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodeCount, replicas,
                 noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka, withKafkaSettings(indexConfig),
                 withKafkaSettings(nodeConfig), withKafkaSettings(gcConfig), !openStorage,
-                auth ? Secrets.random(24) : null, tls, s3);
+                auth ? Secrets.random(24) : null, tls, s3, new Jvm(java == null ? null : java.toAbsolutePath(),
+                        aot ? Jvm.Aot.USE : Jvm.Aot.OFF));
         out.println("starting promptcache: " + nodeCount + " storage node(s)" + (s3Endpoint == null
                 ? ""
                 : " and S3 at " + s3Endpoint + " (bucket " + s3Bucket + ")") + ", " + replicas

@@ -42,6 +42,11 @@ public final class ServiceProcess implements AutoCloseable {
     private List<String> jvmArgs = List.of("-Xmx384m", "-XX:+UseSerialGC");
     private boolean ownSession;
     private boolean startupArchive;
+    /** The JVM to run the service with; null: the one running this code. */
+    private Path java;
+    /** A JDK 25+ AOT cache to use (or to record at exit, {@link #aotRecord}); null: none. */
+    private Path aotCache;
+    private boolean aotRecord;
     /** The client of this service's readiness, and its scheme: https once {@link #withTls}. */
     private HttpClient http = HTTP;
     private String scheme = "http";
@@ -124,6 +129,24 @@ public final class ServiceProcess implements AutoCloseable {
         return this;
     }
 
+    /** Runs the service with the JVM {@code javaBinary} ({@code .../bin/java}) instead of the launcher's own. */
+    public ServiceProcess withJava(Path javaBinary) {
+        this.java = javaBinary;
+        return this;
+    }
+
+    /**
+     * Uses the JDK 25+ AOT cache {@code cache} (classes loaded and linked, method profiles: JEP 483/515), when it
+     * exists; with {@code record}, records it instead ({@code -XX:AOTCacheOutput}: the JVM writes it when it exits,
+     * from what ran meanwhile - a training run). Takes the place of the AppCDS archive. A JVM ignores a cache made by
+     * another JVM or with other flags (it says so in its log).
+     */
+    public ServiceProcess withAotCache(Path cache, boolean record) {
+        this.aotCache = cache.toAbsolutePath();
+        this.aotRecord = record;
+        return this;
+    }
+
     /** Starts the process and waits (at most {@code timeout}) until it is ready. */
     public ServiceProcess start(Duration timeout) {
         launch();
@@ -133,9 +156,14 @@ public final class ServiceProcess implements AutoCloseable {
     /** Starts the process and returns at once; {@link #awaitReady} waits for it. */
     public ServiceProcess launch() {
         List<String> command = new ArrayList<>(sessionPrefix(ownSession));
-        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add(java != null ? java.toString() : ProcessHandle.current().info().command().orElse("java"));
         command.addAll(jvmArgs);
-        boolean archived = startupArchive && Files.isRegularFile(jar.resolveSibling(APP_CDS));
+        if (aotCache != null && aotRecord) {
+            command.add("-XX:AOTCacheOutput=" + aotCache);
+        } else if (aotCache != null && Files.isRegularFile(aotCache)) {
+            command.add("-XX:AOTCache=" + aotCache);
+        }
+        boolean archived = startupArchive && aotCache == null && Files.isRegularFile(jar.resolveSibling(APP_CDS));
         if (archived) {
             command.addAll(List.of("-XX:SharedArchiveFile=" + APP_CDS, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
         }

@@ -1,0 +1,151 @@
+package io.promptcache.index.storage;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import io.promptcache.index.config.IndexConfig;
+import io.promptcache.schema.node.ExternalNodes;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.secret.StorageKey;
+
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
+import software.amazon.awssdk.services.s3.endpoints.S3EndpointProvider;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/**
+ * Where and how {@link S3NodeStorage}'s calls and URLs go, per node: its endpoint, credentials, region and addressing
+ * style, as request-level overrides of the one S3 client and as presigners. promptcache's nodes share this service's
+ * storage key (anonymous without one); an external S3 endpoint has its own key, or the AWS SDK's default chain
+ * (environment, profile), and is always signed.
+ */
+final class NodeTargets {
+
+    /** Endpoints resolved as the client would, virtual-hosted style (the client itself is path-style). */
+    static final S3EndpointProvider VIRTUAL_HOSTED = params -> S3EndpointProvider.defaultProvider()
+            .resolveEndpoint(params.toBuilder().forcePathStyle(false).build());
+
+    private static final ExecutionInterceptor NO_EXPECT_CONTINUE = new ExecutionInterceptor() {
+
+        @Override
+        public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
+            return context.httpRequest().toBuilder().removeHeader("Expect").build();
+        }
+    };
+
+    /** How calls to one node are signed: credentials, region, and whether anything is signed at all. */
+    private record Signer(AwsCredentialsProvider credentials, Region region, boolean signed) {
+    }
+
+    /** How calls to promptcache's own nodes are signed. */
+    private final Signer nodes;
+    /** How calls to each external endpoint are signed, by node id. */
+    private final Map<String, Signer> externals = new ConcurrentHashMap<>();
+    private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
+    private final Map<String, AwsRequestOverrideConfiguration> onceTargets = new ConcurrentHashMap<>();
+    private final Map<String, S3Presigner> presigners = new ConcurrentHashMap<>();
+
+    NodeTargets(IndexConfig.Storage storage) {
+        Optional<Supplier<StorageKey>> key = StorageKey.of(IndexConfig.STORAGE, storage.accessKeyId(),
+                storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
+        this.nodes = new Signer(key.map(NodeTargets::provider).orElseGet(AnonymousCredentialsProvider::create),
+                Region.of(storage.region()), key.isPresent());
+        storage.external().forEach((id, endpoint) -> {
+            Optional<Supplier<StorageKey>> own = StorageKey.of(IndexConfig.EXTERNAL + id + ".",
+                    endpoint.accessKeyId(), endpoint.secretAccessKey(), endpoint.credentialsFile(),
+                    storage.reloadInterval());
+            externals.put(id, new Signer(own.map(NodeTargets::provider)
+                    .orElseGet(() -> DefaultCredentialsProvider.builder().build()),
+                    Region.of(endpoint.region().orElse("us-east-1")), true));
+        });
+    }
+
+    /** A fixed or rotating key as the SDK's credentials. */
+    private static AwsCredentialsProvider provider(Supplier<StorageKey> key) {
+        return () -> AwsBasicCredentials.create(key.get().accessKeyId(), key.get().secretAccessKey());
+    }
+
+    private Signer signer(NodeStatus node) {
+        Signer external = node.hasExternal() ? externals.get(node.getNodeId()) : null;
+        return external != null ? external : nodes;
+    }
+
+    /** Whether calls to {@code node} are signed and its URLs presigned. */
+    boolean signed(NodeStatus node) {
+        return signer(node).signed();
+    }
+
+    /** The request override that sends a request to {@code node}. */
+    AwsRequestOverrideConfiguration at(NodeStatus node) {
+        return targets.computeIfAbsent(targetKey(node), k -> target(node, false));
+    }
+
+    /**
+     * As {@link #at}, with no retry: for a body streamed through from the engine, which cannot be read twice. A
+     * retry of such a PUT would fail on the spent stream with an {@link IllegalStateException} instead of
+     * reporting what made the first attempt fail. Sent without {@code Expect: 100-continue}: with it, the url
+     * client (the JDK's HttpURLConnection) left some PUTs to a busy node waiting for the response head until its
+     * read timeout (seen by the stack's bench and gc-processor's benchmark).
+     */
+    AwsRequestOverrideConfiguration once(NodeStatus node) {
+        return onceTargets.computeIfAbsent(targetKey(node), k -> target(node, true));
+    }
+
+    /** Node id and endpoint: a node that comes back elsewhere, or an endpoint named twice, gets its own target. */
+    private static String targetKey(NodeStatus node) {
+        return node.getNodeId() + " " + node.getEndpoint();
+    }
+
+    private AwsRequestOverrideConfiguration target(NodeStatus node, boolean once) {
+        URI uri = URI.create(node.getEndpoint());
+        Signer signer = signer(node);
+        SdkPlugin plugin = config -> {
+            S3ServiceClientConfiguration.Builder s3 = (S3ServiceClientConfiguration.Builder) config;
+            s3.endpointOverride(uri).region(signer.region()).credentialsProvider(signer.credentials());
+            if (!ExternalNodes.pathStyle(node)) {
+                s3.endpointProvider(VIRTUAL_HOSTED);
+            }
+            if (once) {
+                s3.overrideConfiguration(s3.overrideConfiguration().toBuilder()
+                        .retryStrategy(AwsRetryStrategy.doNotRetry()).addExecutionInterceptor(NO_EXPECT_CONTINUE)
+                        .build());
+            }
+        };
+        return AwsRequestOverrideConfiguration.builder().addPlugin(plugin).build();
+    }
+
+    /** The presigner of {@code node}'s URLs. */
+    S3Presigner presigner(NodeStatus node) {
+        Signer signer = signer(node);
+        return presigners.computeIfAbsent(targetKey(node), k -> presigner(node, signer.credentials(),
+                signer.region()));
+    }
+
+    /** A presigner for {@code node}'s endpoint, region and addressing style. */
+    static S3Presigner presigner(NodeStatus node, AwsCredentialsProvider credentials, Region region) {
+        return S3Presigner.builder().endpointOverride(URI.create(node.getEndpoint())).region(region)
+                .credentialsProvider(credentials)
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(ExternalNodes.pathStyle(node))
+                        .build())
+                .build();
+    }
+
+    void close() {
+        presigners.values().forEach(S3Presigner::close);
+    }
+}
