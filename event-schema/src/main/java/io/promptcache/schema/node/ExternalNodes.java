@@ -152,11 +152,6 @@ public final class ExternalNodes {
         return !node.hasExternal() || !node.getExternal().getVirtualHosted();
     }
 
-    /** Whether {@code node} is an external endpoint (not a promptcache storage node). */
-    public static boolean isExternal(NodeStatus node) {
-        return node.hasExternal();
-    }
-
     /** The bucket promptcache writes to on {@code node}: an external endpoint's own, else the service's. */
     public static String bucketOf(NodeStatus node, String defaultBucket) {
         return node.hasExternal() ? node.getExternal().getBucket() : defaultBucket;

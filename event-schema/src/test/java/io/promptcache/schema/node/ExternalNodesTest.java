@@ -56,7 +56,7 @@ class ExternalNodesTest {
         assertThat(node.getExternal().getCreateBucket()).isFalse();
         assertThat(ExternalNodes.pathStyle(node)).isTrue();
         assertThat(ExternalNodes.pathStyle(one(Endpoint.of("http://h:1", 10).virtualHosted()))).isFalse();
-        assertThat(ExternalNodes.isExternal(node)).isTrue();
+        assertThat(node.hasExternal()).isTrue();
         assertThat(ExternalNodes.copiesBytes(node)).isTrue();
         assertThat(ExternalNodes.bucketOf(node, "other")).isEqualTo("promptcache-kv");
     }

@@ -71,8 +71,8 @@ public class ExternalEndpoints {
         return statuses.isEmpty() ? List.of() : List.copyOf(statuses.values());
     }
 
-    /** Probes every endpoint once, now (the scheduled round; tests call it to skip the wait). */
-    void probeAll() {
+    /** Probes every endpoint once: the scheduled round. */
+    private void probeAll() {
         for (NodeStatus node : List.copyOf(statuses.values())) {
             probe(node);
         }

@@ -54,8 +54,8 @@ final class NodeTargets {
 
     /** How calls to promptcache's own nodes are signed. */
     private final Signer nodes;
-    /** How calls to each external endpoint are signed, by node id. */
-    private final Map<String, Signer> externals = new ConcurrentHashMap<>();
+    /** The credentials of each external endpoint, by node id (its region is its status's, event-schema's rule). */
+    private final Map<String, AwsCredentialsProvider> externals = new ConcurrentHashMap<>();
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
     private final Map<String, AwsRequestOverrideConfiguration> onceTargets = new ConcurrentHashMap<>();
     private final Map<String, S3Presigner> presigners = new ConcurrentHashMap<>();
@@ -69,9 +69,8 @@ final class NodeTargets {
             Optional<Supplier<StorageKey>> own = StorageKey.of(IndexConfig.EXTERNAL + id + ".",
                     endpoint.accessKeyId(), endpoint.secretAccessKey(), endpoint.credentialsFile(),
                     storage.reloadInterval());
-            externals.put(id, new Signer(own.map(NodeTargets::provider)
-                    .orElseGet(() -> DefaultCredentialsProvider.builder().build()),
-                    Region.of(endpoint.region().orElse("us-east-1")), true));
+            externals.put(id, own.map(NodeTargets::provider)
+                    .orElseGet(() -> DefaultCredentialsProvider.builder().build()));
         });
     }
 
@@ -81,13 +80,13 @@ final class NodeTargets {
     }
 
     private Signer signer(NodeStatus node) {
-        Signer external = node.hasExternal() ? externals.get(node.getNodeId()) : null;
-        return external != null ? external : nodes;
+        AwsCredentialsProvider external = node.hasExternal() ? externals.get(node.getNodeId()) : null;
+        return external != null ? new Signer(external, Region.of(node.getExternal().getRegion()), true) : nodes;
     }
 
-    /** Whether calls to {@code node} are signed and its URLs presigned. */
+    /** Whether calls to {@code node} are signed and its URLs presigned (always for an external endpoint). */
     boolean signed(NodeStatus node) {
-        return signer(node).signed();
+        return node.hasExternal() || nodes.signed();
     }
 
     /** The request override that sends a request to {@code node}. */

@@ -40,20 +40,11 @@ public class Placement {
     }
 
     /**
-     * The node for a new object of {@code bytes}: rendezvous over the live nodes with room by their last heartbeat;
-     * when none has room by that (a heartbeat is up to one interval old, and the GC frees room all the time), the
-     * live node with the most room, which makes room or refuses with 507 itself. Null only with no live node that
-     * could ever hold it (capacity below {@code bytes}).
-     */
-    public NodeStatus choose(ObjectId objectId, long bytes) {
-        List<NodeStatus> copies = chooseCopies(objectId, bytes, 1, null);
-        return copies.isEmpty() ? null : copies.get(0);
-    }
-
-    /**
      * The nodes for the {@code count} copies of a new object of {@code bytes}, in the object id's rendezvous order
-     * among the live nodes with room ({@link #choose}'s node first), none of them {@code except}: fewer when fewer
-     * live nodes have room, and the live node with the most room alone when none has.
+     * among the live nodes with room by their last heartbeat, none of them {@code except}: fewer when fewer live
+     * nodes have room. When none has room by that (a heartbeat is up to one interval old, and the GC frees room all
+     * the time), the live node with the most room alone, which makes room or refuses with 507 itself. Empty only
+     * with no live node that could ever hold it (capacity below {@code bytes}).
      */
     public List<NodeStatus> chooseCopies(ObjectId objectId, long bytes, int count, String except) {
         List<NodeStatus> live = new ArrayList<>(liveNodes());

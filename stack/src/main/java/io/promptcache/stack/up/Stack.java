@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import io.promptcache.devservices.launcher.GcConfig;
@@ -38,8 +40,8 @@ public final class Stack implements AutoCloseable {
     private final List<ServiceProcess> nodes = new ArrayList<>();
     private final List<ServiceProcess> gcs = new ArrayList<>();
     private final List<ServiceProcess> replicas = new ArrayList<>();
-    /** The module each started service runs. */
-    private final Map<ServiceProcess, String> modules = new java.util.IdentityHashMap<>();
+    /** The modules a service was started of (the first instance of each records its AOT cache). */
+    private final Set<String> modules = new HashSet<>();
     /** The throwaway CA and server key every service serves HTTPS with ({@code --tls}), made at start; or null. */
     private final TlsMaterial tls;
     /** The files the services read their keys from (re-read while they run). */
@@ -207,7 +209,7 @@ public final class Stack implements AutoCloseable {
             process.withJava(spec.jvm().java());
         }
         // one cache per kind of service: recorded by its first instance, used by every one
-        boolean first = !modules.containsValue(module);
+        boolean first = modules.add(module);
         if (spec.jvm().aot() == Jvm.Aot.USE || spec.jvm().aot() == Jvm.Aot.RECORD && first) {
             Path cache = aotCache(spec.home(), module);
             try {
@@ -217,7 +219,6 @@ public final class Stack implements AutoCloseable {
             }
             process.withAotCache(cache, spec.jvm().aot() == Jvm.Aot.RECORD);
         }
-        modules.put(process, module);
         if (tls != null) {
             process.withTls(tls.clientContext());
         }

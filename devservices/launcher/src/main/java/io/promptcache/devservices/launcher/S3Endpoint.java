@@ -24,9 +24,4 @@ public record S3Endpoint(String endpoint, String bucket, String region, long bud
     /** The node id the stack gives its external endpoint. */
     public static final String ID = "s3";
 
-    /** The same endpoint with its key read from {@code file}. */
-    public S3Endpoint withCredentialsFile(Path file) {
-        return new S3Endpoint(endpoint, bucket, region, budgetBytes, copy, minPartBytes, createBucket, file,
-                virtualHosted);
-    }
 }
