@@ -3,7 +3,6 @@ package io.promptcache.stack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -11,7 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.promptcache.stack.up.Jvm;
 import io.promptcache.stack.up.Stack;
-import io.promptcache.stack.up.StackSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,16 +49,9 @@ class AotIT {
         }
 
         // When: a stack runs with them
-        StackSpec spec = new StackSpec(home, null, 1, 1, 1, 0, 0, 0, 256L << 20, null, Map.of(), Map.of(), Map.of(),
-                true, null, false, null, new Jvm(java, Jvm.Aot.USE));
-        try (Stack stack = Stack.start(spec)) {
-            Path stackFile = work.resolve("stack.json");
-            stack.info().write(stackFile);
-            ShortBench bench = ShortBench.run(stackFile, work.resolve("bench"), "10s");
-
+        try (Stack stack = Stack.start(ShortBench.oneOfEach(new Jvm(java, Jvm.Aot.USE)))) {
             // Then: every service runs with its cache, accepted, and the bench went without an error
-            assertThat(bench.exit()).as(bench.console()).isZero();
-            assertThat(bench.result().path("errors").size()).as(bench.console()).isZero();
+            ShortBench.on(stack, work, "10s").assertClean();
             for (ProcessHandle process : stack.processes()) {
                 String command = process.info().commandLine().orElse("");
                 if (command.contains("quarkus-run.jar")) {

@@ -4,17 +4,43 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.promptcache.stack.up.Jvm;
+import io.promptcache.stack.up.Stack;
+import io.promptcache.stack.up.StackSpec;
+
 import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A short synthetic {@code bench} of the stack tests (4 engines, small prompts) through the command line, as a user
  * runs it against a stack file: its exit code, console and the report's result.
  */
 record ShortBench(int exit, String console, JsonNode result) {
+
+    /** A bench of {@code stack}, its stack file and report in {@code work}. */
+    static ShortBench on(Stack stack, Path work, String duration) throws IOException {
+        Path stackFile = work.resolve("stack.json");
+        stack.info().write(stackFile);
+        return run(stackFile, work.resolve("bench"), duration);
+    }
+
+    /** A stack of one node, one replica and the GC of the checkout's packaged services, on {@code jvm}. */
+    static StackSpec oneOfEach(Jvm jvm) {
+        return new StackSpec(Path.of("..").toAbsolutePath().normalize(), null, 1, 1, 1, 0, 0, 0, 256L << 20, null,
+                Map.of(), Map.of(), Map.of(), true, null, false, null, jvm);
+    }
+
+    /** The bench ended well and without an error. */
+    void assertClean() {
+        assertThat(exit).as(console).isZero();
+        assertThat(result.path("errors").size()).as(console).isZero();
+    }
 
     static ShortBench run(Path stackFile, Path out, String duration) throws IOException {
         StringWriter console = new StringWriter();

@@ -7,6 +7,7 @@ import java.util.List;
  * the reservation named.
  *
  * @param tokens token ids (as reserved)
+ * @param tokenBytes or the token ids as little-endian int32, base64 (as reserved)
  * @param blockHashes or the engine block hashes (as reserved)
  * @param layout as reserved
  * @param priority as reserved
@@ -17,10 +18,12 @@ import java.util.List;
  * @param uploadId as the reservation answered (a continuation), else absent
  * @param reason as reserved (counted at the commit)
  */
-public record CommitRequest(int[] tokens, List<String> blockHashes, LayoutInput layout, Integer priority,
+public record CommitRequest(int[] tokens, byte[] tokenBytes, List<String> blockHashes, LayoutInput layout,
+        Integer priority,
         Boolean pinned, String node, Integer fromBlock, String continues, String uploadId, String reason) {
 
     public StoreRequest store() {
-        return new StoreRequest(tokens, blockHashes, layout, priority, pinned, fromBlock, continues, reason);
+        return new StoreRequest(tokens, tokenBytes, blockHashes, layout, priority, pinned, fromBlock, continues,
+                reason);
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
  * blocks, and how much the object is worth keeping. In the one-shot form this is the JSON head of the body.
  *
  * @param tokens token ids (only complete blocks are stored)
+ * @param tokenBytes or the token ids as little-endian int32, base64 in JSON (cheaper to read for long prompts)
  * @param blockHashes or the engine's block-hash chain, hex, one per block
  * @param layout bytes per block or block end offsets
  * @param priority eviction priority: lower goes first (default 0)
@@ -19,10 +20,11 @@ import java.util.List;
  * @param reason why the engine saves it ({@code cold}, {@code continued}, {@code finish}, {@code evict},
  *        {@code shutdown}; absent: unspecified): counted by the store metrics, nothing else
  */
-public record StoreRequest(int[] tokens, List<String> blockHashes, LayoutInput layout, Integer priority,
+public record StoreRequest(int[] tokens, byte[] tokenBytes, List<String> blockHashes, LayoutInput layout,
+        Integer priority,
         Boolean pinned, Integer fromBlock, String continues, String reason) {
 
     public PrefixInput prefix() {
-        return new PrefixInput(tokens, blockHashes);
+        return new PrefixInput(tokens, tokenBytes, blockHashes);
     }
 }

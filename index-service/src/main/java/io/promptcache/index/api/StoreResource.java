@@ -69,7 +69,7 @@ public class StoreResource {
     @Path("/objects")
     @Consumes(STORE_FRAMED)
     @Operation(summary = "Store an object (one shot)", description = "Body: uint32 LE length n, n bytes of JSON "
-            + "(tokens|blockHashes, layout, priority, pinned, fromBlock, reason), then the KV bytes of the blocks from "
+            + "(tokens|tokenBytes|blockHashes, layout, priority, pinned, fromBlock, reason), then the KV bytes of the blocks from "
             + "fromBlock on (default 0: all). Content-Length is required. A prompt that extends a live object's "
             + "prefix is stored as a continuation: only the blocks beyond it are written. 201 stored; 200 "
             + "deduplicated (a live object already covers the prefix; nothing stored); 409 ContinuationUnavailable "
@@ -149,7 +149,7 @@ public class StoreResource {
 
     private StorePlan plan(Namespace spec, StoreRequest request, Caller caller) {
         if (request == null) {
-            throw ApiException.badRequest("send tokens|blockHashes and layout as JSON");
+            throw ApiException.badRequest("send tokens|tokenBytes|blockHashes and layout as JSON");
         }
         PrefixChain chain = request.prefix().chain(spec, config);
         if (chain.blocks() == 0) {

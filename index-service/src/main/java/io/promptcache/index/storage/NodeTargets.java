@@ -1,6 +1,7 @@
 package io.promptcache.index.storage;
 
 import java.net.URI;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,12 +60,15 @@ final class NodeTargets {
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
     private final Map<String, AwsRequestOverrideConfiguration> onceTargets = new ConcurrentHashMap<>();
     private final Map<String, S3Presigner> presigners = new ConcurrentHashMap<>();
+    /** The GET URLs of promptcache's own nodes, when they are signed. */
+    private final Optional<PresignedGets> ownGets;
 
     NodeTargets(IndexConfig.Storage storage) {
         Optional<Supplier<StorageKey>> key = StorageKey.of(IndexConfig.STORAGE, storage.accessKeyId(),
                 storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
         this.nodes = new Signer(key.map(NodeTargets::provider).orElseGet(AnonymousCredentialsProvider::create),
                 Region.of(storage.region()), key.isPresent());
+        this.ownGets = key.map(k -> new PresignedGets(k, storage.region(), Clock.systemUTC()));
         storage.external().forEach((id, endpoint) -> {
             Optional<Supplier<StorageKey>> own = StorageKey.of(IndexConfig.EXTERNAL + id + ".",
                     endpoint.accessKeyId(), endpoint.secretAccessKey(), endpoint.credentialsFile(),
@@ -126,6 +130,18 @@ final class NodeTargets {
             }
         };
         return AwsRequestOverrideConfiguration.builder().addPlugin(plugin).build();
+    }
+
+    /**
+     * The signer of {@code node}'s GET URLs without the SDK ({@link PresignedGets}): for promptcache's own signed
+     * nodes at an endpoint without a path; empty for the others (the SDK's presigner makes theirs).
+     */
+    Optional<PresignedGets> ownGets(NodeStatus node) {
+        if (node.hasExternal()) {
+            return Optional.empty();
+        }
+        String path = URI.create(node.getEndpoint()).getRawPath();
+        return path == null || path.isEmpty() || path.equals("/") ? ownGets : Optional.empty();
     }
 
     /** The presigner of {@code node}'s URLs. */

@@ -297,6 +297,10 @@ public class S3NodeStorage implements NodeStorage {
         if (!signed(node)) {
             return plainUrl(node.getEndpoint(), bucket, key);
         }
+        Optional<PresignedGets> own = targets.ownGets(node);
+        if (own.isPresent()) {
+            return own.get().url(node.getEndpoint(), bucket, key, presignExpiry);
+        }
         return presigner(node).presignGetObject(r -> r.signatureDuration(presignExpiry)
                 .getObjectRequest(GetObjectRequest.builder().bucket(bucket).key(key).build())).url().toString();
     }

@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -84,6 +85,35 @@ class StoreLookupTest extends NodeBackedTest {
                 .body(containsString("promptcache_store_seconds_count{outcome=\"stored\",reason=\"unspecified\"}"))
                 .body(containsString("promptcache_lookup_handler_seconds_count"))
                 .body(containsString("promptcache_global_store_unreadable_total"));
+    }
+
+    @Test
+    void shouldStoreAndLookUpByTokenBytesAsByTokenIds() throws Exception {
+        String ns = Api.namespace("token-bytes-model");
+        int[] prompt = Api.tokens(12 * 16 + 3, 21);
+        byte[] kv = Api.randomBytes(12 * BLOCK_BYTES, 22);
+        String tokenBytes = Base64.getEncoder().encodeToString(Api.binary(prompt));
+        String head = "{\"tokenBytes\":\"" + tokenBytes + "\",\"layout\":{\"bytesPerBlock\":" + BLOCK_BYTES + "}}";
+        String objectId = given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head, kv))
+                .post("/v1/namespaces/" + ns + "/objects").then().statusCode(201).body("blocks", equalTo(12))
+                .body("tokens", equalTo(192)).extract().path("objectId");
+
+        ExtractableResponse<Response> hit = Api.lookup(ns, prompt).statusCode(200).body("objectId", equalTo(objectId))
+                .body("blocks", equalTo(12)).extract();
+        assertThat(rangeGet(hit.path("location"), hit.path("range"))).isEqualTo(kv);
+        given().contentType(ContentType.JSON).body("{\"tokenBytes\":\"" + tokenBytes + "\"}")
+                .post("/v1/namespaces/" + ns + "/lookup").then().statusCode(200).body("objectId", equalTo(objectId))
+                .body("blocks", equalTo(12));
+        Api.store(ns, prompt, BLOCK_BYTES, kv).statusCode(200).body("deduplicated", equalTo(true))
+                .body("objectId", equalTo(objectId));
+
+        String path = "/v1/namespaces/" + ns + "/lookup";
+        given().contentType(ContentType.JSON).body("{\"tokenBytes\":\"AAAAAAA=\"}").post(path).then().statusCode(400)
+                .body("message", containsString("multiple of 4"));
+        given().contentType(ContentType.JSON).body("{\"tokenBytes\":\"AAAAAA==\",\"tokens\":[1]}").post(path).then()
+                .statusCode(400).body("message", containsString("exactly one of"));
+        given().contentType(ContentType.JSON).body("{\"tokenBytes\":\"not base64!\"}").post(path).then()
+                .statusCode(400);
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,9 +106,8 @@ public final class IndexApi {
             builder.header("Content-Type", "application/json")
                     .POST(publisher(Map.of("blockHashes", hex(request.blockIds()))));
         } else {
-            ByteBuffer body = ByteBuffer.allocate(request.tokens().length * 4).order(ByteOrder.LITTLE_ENDIAN);
-            body.asIntBuffer().put(request.tokens());
-            builder.header("Content-Type", TOKENS_BINARY).POST(HttpRequest.BodyPublishers.ofByteArray(body.array()));
+            builder.header("Content-Type", TOKENS_BINARY)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(littleEndian(request.tokens())));
         }
         JsonNode answer = json("lookup", send("lookup", builder));
         if (!answer.path("hit").asBoolean()) {
@@ -199,7 +199,7 @@ public final class IndexApi {
         if (request.byHashes()) {
             head.put("blockHashes", hex(request.blockIds()));
         } else {
-            head.put("tokens", request.tokens());
+            head.put("tokenBytes", Base64.getEncoder().encodeToString(littleEndian(request.tokens())));
         }
         head.put("layout", Map.of("bytesPerBlock", bytesPerBlock));
         if (fromBlock > 0) {
@@ -216,6 +216,13 @@ public final class IndexApi {
                 .header("Content-Type", STORE_FRAMED).POST(body)));
         return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0),
                 answer.path("objectId").asText(), answer.path("node").asText());
+    }
+
+    /** Token ids as little-endian int32: the binary lookup body, and (base64) a store head's {@code tokenBytes}. */
+    private static byte[] littleEndian(int[] tokens) {
+        ByteBuffer bytes = ByteBuffer.allocate(tokens.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asIntBuffer().put(tokens);
+        return bytes.array();
     }
 
     /** A request to the index: its timeout, and the API key if there is one (never sent to a storage node). */

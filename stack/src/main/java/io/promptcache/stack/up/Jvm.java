@@ -1,6 +1,7 @@
 package io.promptcache.stack.up;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The JVM the stack's services run on, and their JDK 25+ AOT caches (docs/benchmarks.md, "Fast from the first
@@ -8,11 +9,45 @@ import java.nio.file.Path;
  *
  * @param java the {@code java} binary; null: the one running the launcher
  * @param aot whether the services use their AOT caches, record them, or neither
+ * @param jit which just-in-time compilers the services (and the stack's broker) use
  */
-public record Jvm(Path java, Aot aot) {
+public record Jvm(Path java, Aot aot, Jit jit) {
 
-    /** The launcher's JVM, no AOT cache (the AppCDS archive of each service's build, when there is one). */
-    public static final Jvm DEFAULT = new Jvm(null, Aot.OFF);
+    /** The launcher's JVM, no AOT cache (the AppCDS archive of each service's build, when there is one), full JIT. */
+    public static final Jvm DEFAULT = new Jvm(null, Aot.OFF, Jit.FULL);
+
+    public Jvm {
+        jit = jit == null ? Jit.FULL : jit;
+    }
+
+    public Jvm(Path java, Aot aot) {
+        this(java, aot, Jit.FULL);
+    }
+
+    /**
+     * The JIT of the stack's JVMs. On a machine of few cores the five JVMs' C2 compilations take a large share of the
+     * first minutes (measured: a fifth to two fifths of a 2-core machine in the first two minutes of the issue-31
+     * bench, docs/benchmarks.md, "Where the first minutes go: the JIT"); C1 alone compiles at a fiftieth of that
+     * cost, and its code is slower once C2's would be ready.
+     */
+    public enum Jit {
+
+        /** Tiered compilation, C1 then C2 (the JVM's default): the fastest code after a few minutes. */
+        FULL(List.of()),
+        /** C1 only ({@code -XX:TieredStopAtLevel=1}): fast from the first minute, about a third less throughput later. */
+        QUICK(List.of("-XX:TieredStopAtLevel=1"));
+
+        private final List<String> options;
+
+        Jit(List<String> options) {
+            this.options = options;
+        }
+
+        /** The JVM options that select it. */
+        public List<String> options() {
+            return options;
+        }
+    }
 
     /** What the services do with their AOT caches ({@code <module>/target/quarkus-app/aot/<module>.aot}). */
     public enum Aot {

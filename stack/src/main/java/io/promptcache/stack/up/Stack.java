@@ -179,7 +179,9 @@ public final class Stack implements AutoCloseable {
             Files.createDirectories(logs);
             Files.deleteIfExists(bootstrapFile);
             List<String> command = new ArrayList<>(ServiceProcess.sessionPrefix(true));
-            command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m", "-cp",
+            command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m"));
+            command.addAll(spec.jvm().jit().options());
+            command.addAll(List.of("-cp",
                     System.getProperty("java.class.path"), BrokerMain.class.getName(), dir.toString(),
                     Integer.toString(brokerPort)));
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -203,8 +205,10 @@ public final class Stack implements AutoCloseable {
 
     private ServiceProcess service(String module, String name, Map<String, String> config, List<String> jvm) {
         Path app = spec.home().resolve(module).resolve("target").resolve("quarkus-app");
+        List<String> options = new ArrayList<>(jvm);
+        options.addAll(spec.jvm().jit().options());
         ServiceProcess process = ServiceProcess.ofJar(app.resolve("quarkus-run.jar"), config, logFile(name))
-                .withJvmArgs(jvm).inOwnSession().withStartupArchive();
+                .withJvmArgs(options).inOwnSession().withStartupArchive();
         if (spec.jvm().java() != null) {
             process.withJava(spec.jvm().java());
         }

@@ -123,6 +123,11 @@ public final class UpCommand implements Callable<Integer> {
             + "or later, the same --java): their first requests run trained code")
     boolean aot;
 
+    @Option(names = "--jit", description = "the services' JIT: FULL (C1 then C2, the JVM's default: the fastest code "
+            + "after a few minutes) or QUICK (C1 only: fast from the first minute, about a third less throughput "
+            + "later; for short runs on few cores) (default ${DEFAULT-VALUE})")
+    Jvm.Jit jit = Jvm.Jit.FULL;
+
     @Option(names = "--home", description = "the promptcache checkout whose packaged services run (default: the "
             + "one this tool was built in)")
     Path home;
@@ -139,7 +144,7 @@ public final class UpCommand implements Callable<Integer> {
                 noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka, withKafkaSettings(indexConfig),
                 withKafkaSettings(nodeConfig), withKafkaSettings(gcConfig), !openStorage,
                 auth ? Secrets.random(24) : null, tls, s3, new Jvm(java == null ? null : java.toAbsolutePath(),
-                        aot ? Jvm.Aot.USE : Jvm.Aot.OFF));
+                        aot ? Jvm.Aot.USE : Jvm.Aot.OFF, jit));
         out.println("starting promptcache: " + nodeCount + " storage node(s)" + (s3Endpoint == null
                 ? ""
                 : " and S3 at " + s3Endpoint + " (bucket " + s3Bucket + ")") + ", " + replicas
@@ -167,6 +172,9 @@ public final class UpCommand implements Callable<Integer> {
             }, "promptcache-up-stop"));
             out.printf("promptcache is up (%.1f s)%n", (System.nanoTime() - start) / 1e9);
             print(out, info, indexConfig.get("promptcache.index.auth.mode"));
+            out.println("  jit            " + (jit == Jvm.Jit.QUICK
+                    ? "QUICK: C1 only, fast from the first minute, slower later (--jit FULL for long runs)"
+                    : "FULL: C1 then C2 (the first minutes compile; --jit QUICK for short runs on few cores)"));
             if (spec.s3() != null) {
                 out.println("  external S3    " + spec.s3().endpoint() + " bucket " + spec.s3().bucket() + " (node "
                         + S3Endpoint.ID + ", budget " + spec.s3().budgetBytes() + " B, copy " + spec.s3().copy()

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.promptcache.schema.secret.SigV4;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 
@@ -55,7 +56,7 @@ public final class SigV4Verifier {
     /** Verifies the signature of {@code request}; an S3 error (403/400) explains any failure. */
     public SigningContext verify(SignedRequest request) {
         String authorization = request.header("authorization");
-        Map<String, List<String>> query = SigV4.parseQuery(request.rawQuery());
+        Map<String, List<String>> query = CanonicalForms.parseQuery(request.rawQuery());
         if (authorization != null) {
             return verifyHeader(request, authorization, query);
         }
@@ -168,12 +169,12 @@ public final class SigV4Verifier {
             }
         }
         String scope = String.join("/", date, region, SigV4.SERVICE, SigV4.TERMINATOR);
-        String canonical = SigV4.canonicalRequest(request.method(), SigV4.canonicalUri(request.rawPath()),
-                SigV4.canonicalQuery(query), SigV4.canonicalHeaders(signedHeaders, request),
+        String canonical = SigV4.canonicalRequest(request.method(), CanonicalForms.canonicalUri(request.rawPath()),
+                CanonicalForms.canonicalQuery(query), CanonicalForms.canonicalHeaders(signedHeaders, request),
                 String.join(";", signedHeaders), payloadHash);
         byte[] key = SigV4.signingKey(secret, date, region);
         String expected = SigV4.sign(key, SigV4.stringToSign(amzDate, scope, canonical));
-        if (!SigV4.sameSignature(expected, signature)) {
+        if (!CanonicalForms.sameSignature(expected, signature)) {
             throw new S3Exception(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
         }
         return new SigningContext(accessKey, key, amzDate, scope, expected, payloadHash);

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 
+import io.promptcache.schema.secret.SigV4;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.Digests;
@@ -91,7 +92,7 @@ public record SigningContext(String accessKeyId, byte[] signingKey, String amzDa
                         "The request declares a signed streaming payload but a " + what + " carries no signature.");
             }
             String expected = SigV4.sign(signingKey, stringToSign);
-            if (!SigV4.sameSignature(expected, signature)) {
+            if (!CanonicalForms.sameSignature(expected, signature)) {
                 throw new S3Exception(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH, "The signature of a " + what
                         + " of the streaming payload does not match: the body was altered or signed with another key.");
             }

@@ -1,13 +1,9 @@
 package io.promptcache.storage.store;
 
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
-
-/** Message digests and HMACs every JDK provides, without the checked exceptions that cannot happen. */
+/** Message digests every JDK provides (HMACs: event-schema's {@code SigV4}), without the checked exceptions that cannot happen. */
 public final class Digests {
 
     private Digests() {
@@ -27,17 +23,6 @@ public final class Digests {
             return MessageDigest.getInstance(name);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK provides " + name, e);
-        }
-    }
-
-    /** HMAC-SHA256 of {@code data} under {@code key}. */
-    public static byte[] hmacSha256(byte[] key, byte[] data) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(data);
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("every JDK provides HmacSHA256 with raw keys", e);
         }
     }
 }

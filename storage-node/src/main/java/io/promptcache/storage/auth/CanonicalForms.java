@@ -4,49 +4,19 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
-import io.promptcache.storage.store.Digests;
+import io.promptcache.schema.secret.SigV4;
 
 /**
- * The pieces of AWS Signature Version 4 for S3: canonical URI and query (each path segment URI-encoded once, as S3
- * does), canonical headers, the string to sign and the signing key.
+ * What a SigV4 verifier adds to the signing rules it shares with the signers (event-schema's
+ * {@link SigV4}): the canonical URI and query of what a client sent (each path segment
+ * decoded and URI-encoded once, as S3 does) and its canonical headers.
  */
-final class SigV4 {
+final class CanonicalForms {
 
-    static final String ALGORITHM = "AWS4-HMAC-SHA256";
-    static final String SERVICE = "s3";
-    static final String TERMINATOR = "aws4_request";
-
-    private static final HexFormat HEX = HexFormat.of();
-    private static final char[] UPPER_HEX = "0123456789ABCDEF".toCharArray();
-
-    private SigV4() {
-    }
-
-    /** {@code HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), "s3"), "aws4_request")}. */
-    static byte[] signingKey(String secret, String date, String region) {
-        byte[] k = Digests.hmacSha256(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), utf8(date));
-        k = Digests.hmacSha256(k, utf8(region));
-        k = Digests.hmacSha256(k, utf8(SERVICE));
-        return Digests.hmacSha256(k, utf8(TERMINATOR));
-    }
-
-    /** Hex HMAC-SHA256 of a string to sign. */
-    static String sign(byte[] signingKey, String stringToSign) {
-        return HEX.formatHex(Digests.hmacSha256(signingKey, utf8(stringToSign)));
-    }
-
-    static String stringToSign(String amzDate, String scope, String canonicalRequest) {
-        return String.join("\n", ALGORITHM, amzDate, scope,
-                HEX.formatHex(Digests.sha256().digest(utf8(canonicalRequest))));
-    }
-
-    static String canonicalRequest(String method, String canonicalUri, String canonicalQuery,
-            String canonicalHeaders, String signedHeaders, String payloadHash) {
-        return String.join("\n", method, canonicalUri, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash);
+    private CanonicalForms() {
     }
 
     /** Constant-time comparison of two hex signatures (case-insensitive). */
@@ -133,17 +103,7 @@ final class SigV4 {
     }
 
     private static String encode(byte[] bytes, boolean encodeSlash) {
-        StringBuilder out = new StringBuilder(bytes.length + 16);
-        for (byte b : bytes) {
-            char c = (char) (b & 0xff);
-            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
-                    || c == '_' || c == '~' || (c == '/' && !encodeSlash)) {
-                out.append(c);
-            } else {
-                out.append('%').append(UPPER_HEX[(b >> 4) & 0xf]).append(UPPER_HEX[b & 0xf]);
-            }
-        }
-        return out.toString();
+        return SigV4.encode(bytes, encodeSlash);
     }
 
     private static byte[] utf8(String s) {
