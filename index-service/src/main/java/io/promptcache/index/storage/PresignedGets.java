@@ -14,8 +14,9 @@ import io.promptcache.schema.secret.StorageKey;
 /**
  * The presigned GET URLs of promptcache's own nodes (path-style, signed with the storage key), made here with
  * event-schema's SigV4 rules: SigV4 query signing, host the only signed header, {@code UNSIGNED-PAYLOAD}, the same
- * URL the AWS SDK's presigner makes. Every hit's answer carries one, and the SDK's presigner cost about a twentieth of
- * the index's CPU under the issue-31 bench (a request object, interceptors, four HMACs to derive the key each time):
+ * URL the AWS SDK's presigner makes. Every hit's answer carries one, and the SDK's presigner took about a twentieth of
+ * the index's Java samples in a profile of the issue-31 bench (a request object, interceptors, four HMACs to derive
+ * the key each time):
  * here the signing key is derived once per day and key (rotation is read through {@code key} at every URL), and a URL
  * is one SHA-256 and one HMAC. External endpoints keep the SDK's presigner (their addressing, regions and credential
  * chains are the SDK's business).

@@ -168,7 +168,7 @@ public final class SigV4Verifier {
                 throw new S3Exception(malformed, "The signed header '" + name + "' is not in the request.");
             }
         }
-        String scope = String.join("/", date, region, SigV4.SERVICE, SigV4.TERMINATOR);
+        String scope = SigV4.scope(date, region);
         String canonical = SigV4.canonicalRequest(request.method(), CanonicalForms.canonicalUri(request.rawPath()),
                 CanonicalForms.canonicalQuery(query), CanonicalForms.canonicalHeaders(signedHeaders, request),
                 String.join(";", signedHeaders), payloadHash);
