@@ -4,7 +4,7 @@
 # UP_ENV=JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 gave the "quick" run (before `up --jit QUICK` existed).
 set -uo pipefail
 LABEL=$1; HOME_DIR=$2; DUR=${3:-420}
-OUT=$(cd "$(dirname "$0")" && pwd)/$LABEL; rm -rf $OUT /tmp/prof-data-$LABEL; mkdir -p $OUT
+OUT=${OUT_DIR:-$(cd "$(dirname "$0")" && pwd)}/$LABEL; rm -rf $OUT /tmp/prof-data-$LABEL; mkdir -p $OUT
 JAR=$HOME_DIR/stack/target/promptcache-stack.jar
 env ${UP_ENV:-X=1} java -jar $JAR up --home $HOME_DIR --node-capacity 256MiB --data-dir /tmp/prof-data-$LABEL --stack-file $OUT/stack.json > $OUT/up.log 2>&1 &
 UP=$!

@@ -109,7 +109,10 @@ public class TopologyProducer {
                         Topics.ACCESS.valueSerde()))
                 .filter((id, event) -> event != null).mapValues(LedgerEvent.Accessed::new);
 
-        builder.addStateStore(store(LedgerProcessor.LEDGER, ids, GcSerdes.ledgerEntry()));
+        // cached: an object's entry is rewritten once per prefix reference its store adds (about 70 in a burst, all
+        // within one commit interval); the cache keeps the latest, and RocksDB and the changelog get one write of it
+        // per commit instead of one per reference (docs/benchmarks.md, "The ledger's cache")
+        builder.addStateStore(store(LedgerProcessor.LEDGER, ids, GcSerdes.ledgerEntry()).withCachingEnabled());
         builder.addStateStore(store(LedgerProcessor.REFS, Serdes.Bytes(),
                 Serdes.ByteArray()));
         builder.addStateStore(store(LedgerProcessor.DUE, Serdes.Bytes(),
