@@ -26,15 +26,15 @@ public record Jvm(Path java, Aot aot, Jit jit) {
 
     /**
      * The JIT of the stack's JVMs. On a machine of few cores the five JVMs' C2 compilations take a large share of the
-     * first minutes (measured: a fifth to two fifths of a 2-core machine in the first two minutes of the issue-31
-     * bench, docs/benchmarks.md, "Where the first minutes go: the JIT"); C1 alone compiles at a fiftieth of that
-     * cost, and its code is slower once C2's would be ready.
+     * first minutes (measured on 2 cores under the issue-31 bench: 35 % of all CPU from 33 to 127 s after the bench
+     * started, 20 % to 250 s, 5 % after; docs/benchmarks.md, "Where the first minutes go: the JIT"); C1 alone
+     * compiles at about a ninth of that cost, and its code is slower once C2's would be ready.
      */
     public enum Jit {
 
         /** Tiered compilation, C1 then C2 (the JVM's default): the fastest code after a few minutes. */
         FULL(List.of()),
-        /** C1 only ({@code -XX:TieredStopAtLevel=1}): fast from the first minute, about a third less throughput later. */
+        /** C1 only ({@code -XX:TieredStopAtLevel=1}): fast from the first minute, a quarter less throughput later. */
         QUICK(List.of("-XX:TieredStopAtLevel=1"));
 
         private final List<String> options;
