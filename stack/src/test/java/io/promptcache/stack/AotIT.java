@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.promptcache.stack.up.Jvm;
 import io.promptcache.stack.up.Stack;
+import io.promptcache.stack.up.StackSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,7 +50,7 @@ class AotIT {
         }
 
         // When: a stack runs with them
-        try (Stack stack = Stack.start(ShortBench.oneOfEach(new Jvm(java, Jvm.Aot.USE)))) {
+        try (Stack stack = Stack.start(StackSpec.oneOfEach(home, new Jvm(java, Jvm.Aot.USE)))) {
             // Then: every service runs with its cache, accepted, and the bench went without an error
             ShortBench.on(stack, work, "10s").assertClean();
             for (ProcessHandle process : stack.processes()) {

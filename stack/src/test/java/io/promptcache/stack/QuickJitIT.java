@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.promptcache.stack.up.Jvm;
 import io.promptcache.stack.up.Stack;
+import io.promptcache.stack.up.StackSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +23,8 @@ class QuickJitIT {
 
     @Test
     void shouldRunEveryJvmOfTheStackWithC1Only() throws Exception {
-        try (Stack stack = Stack.start(ShortBench.oneOfEach(new Jvm(null, Jvm.Aot.OFF, Jvm.Jit.QUICK)))) {
+        Path home = Path.of("..").toAbsolutePath().normalize();
+        try (Stack stack = Stack.start(StackSpec.oneOfEach(home, new Jvm(null, Jvm.Aot.OFF, Jvm.Jit.QUICK)))) {
             ShortBench.on(stack, work, "10s").assertClean();
             List<String> commands = stack.processes().stream()
                     .map(process -> process.info().commandLine().orElse("")).toList();

@@ -4,14 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.promptcache.stack.up.Jvm;
 import io.promptcache.stack.up.Stack;
-import io.promptcache.stack.up.StackSpec;
 
 import picocli.CommandLine;
 
@@ -28,12 +25,6 @@ record ShortBench(int exit, String console, JsonNode result) {
         Path stackFile = work.resolve("stack.json");
         stack.info().write(stackFile);
         return run(stackFile, work.resolve("bench"), duration);
-    }
-
-    /** A stack of one node, one replica and the GC of the checkout's packaged services, on {@code jvm}. */
-    static StackSpec oneOfEach(Jvm jvm) {
-        return new StackSpec(Path.of("..").toAbsolutePath().normalize(), null, 1, 1, 1, 0, 0, 0, 256L << 20, null,
-                Map.of(), Map.of(), Map.of(), true, null, false, null, jvm);
     }
 
     /** The bench ended well and without an error. */

@@ -127,7 +127,7 @@ public class LookupRoute {
             PrefixInput json = binary ? null : parse(body);
             long decoded = System.nanoTime();
             PrefixChain chain = binary
-                    ? Prefixes.binaryChain(spec, body.array(), body.length(), config)
+                    ? Prefixes.binaryChain(spec, body.array(), body.length(), config, "a binary token body")
                     : json.chain(spec, config);
             LookupResponse response = LookupResponse.of(lookup.lookup(spec, chain));
             metrics.lookupHandler(System.nanoTime() - decoded);

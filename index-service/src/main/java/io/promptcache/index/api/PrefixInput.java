@@ -36,11 +36,7 @@ public record PrefixInput(int[] tokens, byte[] tokenBytes, List<String> blockHas
             return Prefixes.tokenChain(spec, tokens, tokens.length, limits);
         }
         if (tokenBytes != null) {
-            if (tokenBytes.length == 0 || tokenBytes.length % 4 != 0) {
-                throw ApiException.badRequest("tokenBytes is the token ids as little-endian int32, base64: a multiple "
-                        + "of 4 bytes, at least 4; got " + tokenBytes.length + " bytes");
-            }
-            return Prefixes.binaryChain(spec, tokenBytes, tokenBytes.length, limits);
+            return Prefixes.binaryChain(spec, tokenBytes, tokenBytes.length, limits, "tokenBytes (base64)");
         }
         if (blockHashes.isEmpty()) {
             throw ApiException.badRequest("blockHashes is empty: send at least one block hash");

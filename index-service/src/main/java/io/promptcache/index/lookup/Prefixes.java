@@ -34,11 +34,14 @@ public final class Prefixes {
         }
     }
 
-    /** The chain of a binary body (400 / 413 on bad input), hashed straight from its bytes. */
-    public static PrefixChain binaryChain(Namespace spec, byte[] body, int length, IndexConfig limits) {
-        int count = binaryTokenCount(length, limits);
+    /**
+     * The chain of token ids as little-endian int32 (400 / 413 on bad input), hashed straight from their bytes;
+     * {@code what} names them in errors (the binary body, a {@code tokenBytes} field).
+     */
+    public static PrefixChain binaryChain(Namespace spec, byte[] body, int length, IndexConfig limits, String what) {
+        int count = binaryTokenCount(length, limits, what);
         if (count == 0) {
-            throw ApiException.badRequest("the body is empty: send the prompt's token ids as little-endian int32");
+            throw ApiException.badRequest(what + " is empty: send the prompt's token ids as little-endian int32");
         }
         return PrefixChain.ofTokenBytes(spec.id(), spec.hashAlgorithm(), spec.blockSize(), body, 0, count);
     }
@@ -46,17 +49,17 @@ public final class Prefixes {
     /** The token ids of a binary body (400 / 413 on bad input). */
     public static int[] binaryTokens(byte[] body, IndexConfig limits) {
         int length = body == null ? 0 : body.length;
-        int[] tokens = new int[binaryTokenCount(length, limits)];
+        int[] tokens = new int[binaryTokenCount(length, limits, "a binary token body")];
         if (length > 0) {
             ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(tokens);
         }
         return tokens;
     }
 
-    private static int binaryTokenCount(int length, IndexConfig limits) {
+    private static int binaryTokenCount(int length, IndexConfig limits, String what) {
         if (length % 4 != 0) {
-            throw ApiException.badRequest("a binary token body is little-endian int32 "
-                    + "token ids: its length must be a multiple of 4 (got " + length + " bytes)");
+            throw ApiException.badRequest(what + " is little-endian int32 token ids: its length must be a multiple "
+                    + "of 4 (got " + length + " bytes)");
         }
         int count = length / 4;
         if (count > limits.maxTokens()) {

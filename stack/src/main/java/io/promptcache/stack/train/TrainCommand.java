@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.promptcache.stack.bench.BenchCommand;
@@ -53,8 +52,7 @@ public final class TrainCommand implements Callable<Integer> {
         for (String module : MODULES) {
             Files.deleteIfExists(Stack.aotCache(checkout, module));
         }
-        StackSpec spec = new StackSpec(checkout, null, 1, 1, 1, 0, 0, 0, 256L << 20, null, Map.of(), Map.of(),
-                Map.of(), true, null, false, null, new Jvm(java.toAbsolutePath(), Jvm.Aot.RECORD));
+        StackSpec spec = StackSpec.oneOfEach(checkout, new Jvm(java.toAbsolutePath(), Jvm.Aot.RECORD));
         out.println("train: a stack on " + java + " recording its AOT caches, under the bench for " + duration);
         out.flush();
         Path stackFile = Files.createTempFile("promptcache-train-", ".json");

@@ -68,6 +68,15 @@ public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gc
                 nodeConfig, gcConfig, signedStorage, apiKey, false, null, Jvm.DEFAULT);
     }
 
+    /**
+     * One storage node (256 MiB, SigV4), one index replica and one GC of {@code home}'s packaged services on free
+     * ports, plain HTTP, throwaway data, on {@code jvm}: what {@code train} runs its bench against.
+     */
+    public static StackSpec oneOfEach(Path home, Jvm jvm) {
+        return new StackSpec(home, null, 1, 1, 1, 0, 0, 0, 256L << 20, null, Map.of(), Map.of(), Map.of(), true, null,
+                false, null, jvm);
+    }
+
     /** This stack over TLS ({@code tls}). */
     public StackSpec withTls() {
         return new StackSpec(home, dataDir, nodes, replicas, gcs, indexPort, nodePort, gcPort, nodeCapacity, kafka,
