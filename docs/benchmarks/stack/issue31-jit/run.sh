@@ -25,4 +25,7 @@ while kill -0 $B 2>/dev/null; do
   sleep 30
 done
 kill -TERM $UP; wait $UP
+# the stack's data (GBs a run: broker logs, RocksDB, node bodies) goes unless KEEP_DATA=1: kept, a
+# session's runs can fill the disk that the CI run after it needs
+[[ -n ${KEEP_DATA:-} ]] || rm -rf /tmp/prof-data-$LABEL
 echo done

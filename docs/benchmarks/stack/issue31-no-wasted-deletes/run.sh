@@ -19,4 +19,7 @@ java -jar stack/target/promptcache-stack.jar bench --stack-file $OUT/stack.json 
 curl -s 127.0.0.1:8090/q/metrics > $OUT/gc.metrics; curl -s 127.0.0.1:9000/q/metrics > $OUT/node.metrics
 ps -eo pid,cputimes,rss,args --sort=-cputimes | grep -E "quarkus-run|BrokerMain|bench" | grep -v grep | cut -c1-220 > $OUT/cpu-end.txt
 kill -TERM $UP; wait $UP
+# the stack's data (GBs a run: broker logs, RocksDB, node bodies) goes unless KEEP_DATA=1: kept, a
+# session's runs can fill the disk that the CI run after it needs
+[[ -n ${KEEP_DATA:-} ]] || rm -rf /tmp/pair-data-$LABEL
 echo done

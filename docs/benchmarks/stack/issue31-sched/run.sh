@@ -26,4 +26,7 @@ kill $SAMPLER
 LOGS=$(python3 -c "import json;print(json.load(open('$STACKFILE'))['logsDir'])")
 cp -r $LOGS $OUT/logs 2>/dev/null
 kill -TERM $UP; wait $UP
+# the stack's data (GBs a run: broker logs, RocksDB, node bodies) goes unless KEEP_DATA=1: kept, a
+# session's runs can fill the disk that the CI run after it needs
+[[ -n ${KEEP_DATA:-} ]] || rm -rf /tmp/stack-$LABEL
 echo done

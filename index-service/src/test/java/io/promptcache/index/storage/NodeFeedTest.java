@@ -108,7 +108,10 @@ class NodeFeedTest {
         Random random = new Random(7);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "1",
-                ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20),
+                ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20,
+                // the values are all alike: compressed, the backlog takes a third of the broker's disk (a full disk
+                // fails the broker's log directory, and Kafka then halts the whole test JVM)
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd"),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] hash = new byte[16];
             for (int i = 0; i < BACKLOG; i++) {
