@@ -3,7 +3,10 @@ package io.promptcache.gc.ledger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -24,6 +27,7 @@ import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.metrics.GcMetrics.Anomaly;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.ObjectRecord;
 
 /**
@@ -35,14 +39,20 @@ import io.promptcache.schema.proto.ObjectRecord;
  * proportion to what a store adds"). It reports every object to the budget keeper as a {@link LedgerOutput.Summary}.
  *
  * <p>
- * Stores: {@link #LEDGER} (object id -> {@link LedgerEntry}), {@link #REFS} (object id + prefix key -> empty: the
- * reverse index) and {@link #DUE} (delete-after ms, big-endian, + object id -> empty: the grace queue in time order).
+ * Stores: {@link #LEDGER} (object id -> {@link LedgerEntry}), {@link #REFS} (object id + prefix key -> what its record
+ * does not say: a key of an earlier build's ADVERTISE pointing here, or a listed key that moved away) and
+ * {@link #DUE} (delete-after ms, big-endian, + object id -> empty: the grace queue in time order).
  */
 public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, Void, LedgerOutput> {
 
     public static final String LEDGER = "gc-ledger";
     public static final String REFS = "gc-refs";
     public static final String DUE = "gc-due";
+
+    /** {@link #REFS} row of a key an ADVERTISE of an earlier build pointed here (its record does not list it). */
+    private static final byte[] POINTS_HERE = new byte[0];
+    /** {@link #REFS} row of a key the record lists that another object took over. */
+    private static final byte[] MOVED_AWAY = {1};
 
     private static final Logger LOG = LoggerFactory.getLogger(LedgerProcessor.class);
 
@@ -103,12 +113,19 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         LedgerEntry entry = ledger.get(id);
         if (newRecord == null) {
             if (entry != null) {
-                retractAll(id);
+                retractAll(id, entry.record());
                 forget(id, entry);
             }
             return;
         }
-        LedgerEntry updated = (entry == null ? LedgerEntry.EMPTY : entry).withRecord(newRecord);
+        LedgerEntry updated = (entry == null ? LedgerEntry.EMPTY : entry).withRecord(entry == null
+                ? newRecord
+                : WrittenKeys.keep(entry.record(), newRecord));
+        if (entry == null || entry.record() == null) {
+            // the first record of the object: the keys its store advertised point to it (counted once: a later
+            // record, a tombstone say, lists the same keys)
+            updated = updated.withRefs(updated.refs() + WrittenKeys.count(newRecord));
+        }
         if (updated.tombstoned()) {
             if (entry == null || entry.record() == null) {
                 metrics.anomaly(Anomaly.UNKNOWN_TOMBSTONE);
@@ -149,13 +166,18 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
 
     private void refChanged(ObjectId id, RefChanged change) {
         LedgerEntry entry = ledger.get(id);
+        PrefixKey key = change.key();
+        Bytes ref = refKey(id, key);
+        byte[] row = refs.get(ref);
+        boolean added = change.added();
+        boolean legacy = row != null && row.length == 0;
+        // a key its record lists, unless it moved away (a move for an object whose record has not arrived yet is
+        // not followed: if its removal then nulls a key another object took over, that object writes it back)
+        boolean listed = row == null && entry != null && WrittenKeys.lists(entry.record(), key);
+        boolean known = legacy || listed;
         if (entry == null) {
             entry = LedgerEntry.EMPTY;
         }
-        PrefixKey key = change.key();
-        boolean added = change.added();
-        Bytes ref = refKey(id, key);
-        boolean known = refs.get(ref) != null;
         if (change.nulled() != null && known) {
             // nulled, yet this ledger never retracted it (it retracts only a removed object's keys, and forgets them):
             // the null was meant for an older object and landed after this one re-advertised the key. A tombstoned
@@ -169,35 +191,52 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             return; // idempotent
         }
         if (added) {
-            refs.put(ref, new byte[0]);
-        } else {
+            refs.put(ref, POINTS_HERE);
+        } else if (legacy) {
             refs.delete(ref);
+        } else {
+            refs.put(ref, MOVED_AWAY);
         }
-        LedgerEntry updated = entry.withRefs(entry.refs() + (added ? 1 : -1));
+        LedgerEntry updated = entry.withRefs(Math.max(0, entry.refs() + (added ? 1 : -1)));
         ledger.put(id, updated);
         if (updated.record() != null && updated.superseded() != entry.superseded()) {
             summarize(id, updated);
         }
     }
 
-    /** Nulls every prefix key that still points to {@code id}. */
-    void retractAll(ObjectId id) {
-        List<Bytes> keys = new ArrayList<>();
+    /**
+     * Nulls every prefix key that still points to {@code id}: those its record lists, but for the ones that moved
+     * away, and those an ADVERTISE of an earlier build added.
+     */
+    void retractAll(ObjectId id, ObjectRecord record) {
+        List<Bytes> rows = new ArrayList<>();
+        Set<PrefixKey> pointing = new LinkedHashSet<>();
+        Set<PrefixKey> movedAway = new HashSet<>();
         try (KeyValueIterator<Bytes, byte[]> it = refs.prefixScan(Bytes.wrap(id.toBytes()), new BytesSerializer())) {
             while (it.hasNext()) {
-                keys.add(it.next().key);
+                KeyValue<Bytes, byte[]> row = it.next();
+                rows.add(row.key);
+                PrefixKey key = prefixKeyOf(row.key);
+                (row.value.length == 0 ? pointing : movedAway).add(key);
+            }
+        }
+        for (PrefixKey key : WrittenKeys.keys(record)) {
+            if (!movedAway.contains(key)) {
+                pointing.add(key);
             }
         }
         long now = context.currentSystemTimeMs();
-        for (Bytes key : keys) {
-            byte[] raw = key.get();
-            byte[] prefixKey = new byte[raw.length - ObjectId.LENGTH];
-            System.arraycopy(raw, ObjectId.LENGTH, prefixKey, 0, prefixKey.length);
-            context.forward(new Record<>(null, new LedgerOutput.PrefixRetraction(PrefixKey.fromBytes(prefixKey)),
-                    now));
-            refs.delete(key);
+        for (PrefixKey key : pointing) {
+            context.forward(new Record<>(null, new LedgerOutput.PrefixRetraction(key), now,
+                    PrefixOwnersProcessor.retracting(id)));
         }
-        metrics.retracted(keys.size());
+        rows.forEach(refs::delete);
+        metrics.retracted(pointing.size());
+    }
+
+    private static PrefixKey prefixKeyOf(Bytes row) {
+        byte[] raw = row.get();
+        return PrefixKey.fromBytes(Arrays.copyOfRange(raw, ObjectId.LENGTH, raw.length));
     }
 
     /**

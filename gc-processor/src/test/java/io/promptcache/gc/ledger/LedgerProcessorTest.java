@@ -353,6 +353,72 @@ class LedgerProcessorTest {
         assertThat(registry.get("promptcache_gc_prefixes_restored_total").counter().count()).isEqualTo(2);
     }
 
+    @Test
+    void shouldLearnAStoresKeysFromItsRecordAndRetractThoseThatDidNotMoveAway() {
+        // Given: a store whose record lists its 3 keys (no reference change reaches the ledger for them)
+        ObjectId id = ObjectId.generate();
+        PrefixKey k1 = Records.prefixKey(1);
+        PrefixKey k2 = Records.prefixKey(2);
+        PrefixKey k3 = Records.prefixKey(3);
+        ObjectRecord record = Records.listing(Records.live(id, "n1", 100, T0), 1, 2, 3);
+        process(id, new ObjectChanged(record));
+        assertThat(ledger.ledger().get(id).refs()).isEqualTo(3);
+
+        // When: another object takes k3 over (told twice: a duplicate changes nothing), then it is tombstoned
+        process(id, new RefChanged(k3, false));
+        process(id, new RefChanged(k3, false));
+        assertThat(ledger.ledger().get(id).refs()).isEqualTo(2);
+        process(id, new ObjectChanged(Records.tombstone(record, T0 + 30_000)));
+        context.resetForwards();
+
+        // When: its record is nulled
+        process(id, new ObjectChanged(null));
+
+        // Then: the keys it lists that still point to it are nulled, not the one that moved away
+        assertThat(outputs(PrefixRetraction.class)).extracting(PrefixRetraction::key).containsExactlyInAnyOrder(k1,
+                k2);
+        assertThat(ledger.ledger().get(id)).isNull();
+    }
+
+    @Test
+    void shouldReportAStoreSupersededOnceEveryKeyItsRecordListsMovedAway() {
+        ObjectId id = ObjectId.generate();
+        process(id, new ObjectChanged(Records.listing(Records.live(id, "n1", 100, T0), 1, 2)));
+        assertThat(lastSummary().superseded()).isFalse();
+
+        process(id, new RefChanged(Records.prefixKey(1), false));
+        assertThat(lastSummary().superseded()).isFalse();
+        process(id, new RefChanged(Records.prefixKey(2), false));
+
+        assertThat(lastSummary().superseded()).isTrue();
+    }
+
+    @Test
+    void shouldPutBackANulledKeyItsRecordListsButNotOneThatMovedAwayOrOneOfAnObjectItDoesNotKnow() {
+        // Given: a LIVE store listing k1 and k2; k2 moved to another object since
+        ObjectId id = ObjectId.generate();
+        PrefixKey k1 = Records.prefixKey(1);
+        PrefixKey k2 = Records.prefixKey(2);
+        process(id, new ObjectChanged(Records.listing(Records.live(id, "n1", 100, T0), 1, 2)));
+        process(id, new RefChanged(k2, false));
+        context.resetForwards();
+
+        // When: both come back nulled, and a move and a null reach an object whose record has not arrived
+        PrefixEntry first = PrefixEntry.newBuilder().setObjectId(id.toString()).setBlocks(1)
+                .setInObjectRecord(true).build();
+        process(id, RefChanged.nulled(k1, first));
+        process(id, RefChanged.nulled(k2, first.toBuilder().setBlocks(2).build()));
+        ObjectId unknown = ObjectId.generate();
+        process(unknown, new RefChanged(k1, false));
+        process(unknown, RefChanged.nulled(k1, first));
+
+        // Then: only k1 is written back (k2's null was meant for the object that took it over); nothing is kept of
+        // the unknown object
+        assertThat(outputs(LedgerOutput.PrefixWrite.class)).containsExactly(new PrefixRestore(k1, first));
+        assertThat(ledger.ledger().get(id).refs()).isEqualTo(1);
+        assertThat(ledger.ledger().get(unknown)).isNull();
+    }
+
     private void process(ObjectId id, LedgerEvent event) {
         ledger.process(new Record<>(id, event, context.currentSystemTimeMs()));
     }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.promptcache.gc.budget.BudgetProcessor;
@@ -71,6 +74,8 @@ class GcTopologyTest {
     private TestOutputTopic<PrefixKey, PrefixEntry> prefixesOut;
     private long now = T0;
     private long capacity;
+    /** Stores as an index of an earlier build wrote them: records that list no keys, ADVERTISEs not in them. */
+    private boolean earlierIndex;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -192,8 +197,41 @@ class GcTopologyTest {
     }
 
     @Test
-    void shouldEvictASupersededObjectFirst() {
+    void shouldLearnAStoresKeysFromItsRecordWithoutAReferenceChangePerKey() {
+        // Given: the reference changes the ledgers get, re-keyed by object id
+        TestOutputTopic<byte[], byte[]> refs = driver.createOutputTopic("gc-topology-test-"
+                + TopologyProducer.REFS_TOPIC + "-repartition", new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        heartbeat(1_000_000);
+
+        // When: a store as this build's index writes it (6 keys), then one as an earlier build wrote it
+        ObjectId first = store(100, T0, 0, 900, 901, 902, 903, 904, 905);
+        long listed = refs.getQueueSize();
+        earlierIndex = true;
+        store(100, T0, 0, 910, 911, 912, 913, 914, 915);
+
+        // Then: nothing per key for the first (its record names its keys); one change per key for the second
+        assertThat(listed).isZero();
+        assertThat(refs.getQueueSize()).isEqualTo(6);
+        refs.readRecordsToList();
+
+        // When: the first is deleted by its owner, and removed past its grace window
+        earlierIndex = false;
+        objectsIn.pipeInput(first, Records.tombstone(stored(first, 100, 900, 901, 902, 903, 904, 905), now + 5_000),
+                now);
+        advance(Duration.ofSeconds(6));
+        advance(Duration.ofSeconds(2));
+
+        // Then: its 6 keys are nulled, and the nulls of its own retraction tell its (forgotten) ledger nothing
+        assertThat(prefixesOut.readKeyValuesToList()).filteredOn(kv -> kv.value == null).hasSize(6);
+        assertThat(refs.getQueueSize()).isZero();
+    }
+
+    @ParameterizedTest(name = "records of an earlier index: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldEvictASupersededObjectFirst(boolean earlier) {
         // Given: an older object X and a newer object A whose only key a longer object B took over
+        earlierIndex = earlier;
         heartbeat(1000);
         ObjectId x = store(300, T0 - 60_000, 0, 200);
         ObjectId a = store(300, T0 - 1000, 0, 300);
@@ -225,12 +263,14 @@ class GcTopologyTest {
         assertThat(out.get(0).value.getTombstone().getReason()).isEqualTo(TombstoneReason.TOMBSTONE_REASON_TTL);
     }
 
-    @Test
-    void shouldCarryOutATombstoneFromTheIndexAndSkipNothingOnALiveNode() {
+    @ParameterizedTest(name = "records of an earlier index: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldCarryOutATombstoneFromTheIndexAndSkipNothingOnALiveNode(boolean earlier) {
         // Given: an object the owner deleted through the index-service (grace 5 s)
+        earlierIndex = earlier;
         heartbeat(1_000_000);
         ObjectId id = store(100, T0, 0, 500, 501);
-        ObjectRecord live = Records.live(id, "n1", 100, T0);
+        ObjectRecord live = stored(id, 100, 500, 501);
         objectsIn.pipeInput(id, Records.tombstone(live, now + 5_000), now);
 
         // When: past its grace window, and a budget round later
@@ -247,10 +287,12 @@ class GcTopologyTest {
         });
     }
 
-    @Test
-    void shouldPutBackAKeyOfALiveObjectThatARetractionMeantForAnOlderObjectNulled() {
+    @ParameterizedTest(name = "records of an earlier index: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldPutBackAKeyOfALiveObjectThatARetractionMeantForAnOlderObjectNulled(boolean earlier) {
         // Given: P advertised keys 700-701; C, a newer object with the same prompt and one block more (stored
         // while P's tombstone was on its way), re-advertised them
+        earlierIndex = earlier;
         heartbeat(1_000_000);
         store(100, T0, 0, 700, 701);
         ObjectId newer = store(150, T0, 0, 700, 701, 702);
@@ -269,7 +311,7 @@ class GcTopologyTest {
         assertThat(after.get(Records.prefixKey(701)).getBlocks()).isEqualTo(2);
 
         // When: C is tombstoned itself, and deleted after its grace window
-        objectsIn.pipeInput(newer, Records.tombstone(Records.live(newer, "n1", 150, T0), now + 5_000), now);
+        objectsIn.pipeInput(newer, Records.tombstone(stored(newer, 150, 700, 701, 702), now + 5_000), now);
         advance(Duration.ofSeconds(6));
         advance(Duration.ofSeconds(2));
 
@@ -285,7 +327,7 @@ class GcTopologyTest {
         // its own block
         heartbeat(1_000_000);
         ObjectId p = store(200, T0, 0, 800, 801);
-        ObjectRecord parent = Records.live(p, "n1", 200, T0);
+        ObjectRecord parent = stored(p, 200, 800, 801);
         ObjectId c = ObjectId.generate();
         ObjectRecord child = Records.live(c, "n1", 300, T0).toBuilder().setParentObjectId(p.toString())
                 .setSharedBytes(200).addAllShared(SharedBytes.continuing(p.toString(), parent, 200)).build();
@@ -431,17 +473,25 @@ class GcTopologyTest {
         }
     }
 
-    /** Stores an object the way index-service does: the record and one ADVERTISE per key. */
+    /**
+     * Stores an object the way index-service does: the record (listing its keys, unless {@link #earlierIndex}) and
+     * one ADVERTISE per key.
+     */
     private ObjectId store(long bytes, long createdAt, int priority, int... keys) {
         ObjectId id = ObjectId.generate();
-        objectsIn.pipeInput(id, Records.live(id, "n1", bytes, createdAt).toBuilder().setPriority(priority).build(),
-                now);
+        objectsIn.pipeInput(id, Records.listing(Records.live(id, "n1", bytes, createdAt).toBuilder()
+                .setPriority(priority).build(), earlierIndex ? new int[0] : keys), now);
         for (int i = 0; i < keys.length; i++) {
             prefixesIn.pipeInput(Records.prefixKey(keys[i]), PrefixEntry.newBuilder().setSchemaVersion(1)
                     .setObjectId(id.toString()).setBlocks(i + 1).setUsableBytes(bytes).setVersion(now)
-                    .setOwnerId("t").setAdvertisedAtMs(now).build(), now);
+                    .setOwnerId("t").setAdvertisedAtMs(now).setInObjectRecord(!earlierIndex).build(), now);
         }
         return id;
+    }
+
+    /** The records of {@code id} as {@link #store} wrote them (its keys listed unless {@link #earlierIndex}). */
+    private ObjectRecord stored(ObjectId id, long bytes, int... keys) {
+        return Records.listing(Records.live(id, "n1", bytes, T0), earlierIndex ? new int[0] : keys);
     }
 
     private void heartbeat(long newCapacity) {

@@ -1,12 +1,15 @@
 package io.promptcache.gc.testing;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
 
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.object.Tombstones;
+import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -48,6 +51,19 @@ public final class Records {
         return NodeStatus.newBuilder().setSchemaVersion(1).setNodeId(id).setEndpoint(endpoint)
                 .setCapacityBytes(capacity).setState(NodeState.NODE_STATE_UP).setHeartbeatAtMs(heartbeatAt)
                 .setHeartbeatIntervalMs(1000).build();
+    }
+
+    /**
+     * {@code record} as this build's index writes it: listing the keys {@link #prefixKey} makes of {@code keys}
+     * (in their namespace); as an earlier build wrote it when {@code keys} is empty.
+     */
+    public static ObjectRecord listing(ObjectRecord record, int... keys) {
+        if (keys.length == 0) {
+            return record;
+        }
+        List<PrefixKey> listed = Arrays.stream(keys).mapToObj(Records::prefixKey).toList();
+        return WrittenKeys.list(record.toBuilder().setNamespaceId(listed.get(0).namespace().toString()), listed)
+                .build();
     }
 
     /** A distinct prefix key per {@code n}. */

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -29,12 +27,8 @@ import io.promptcache.index.storage.StorageCallException;
 import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.ObjectKey;
-import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
-import io.promptcache.schema.proto.ObjectState;
-import io.promptcache.schema.proto.PrefixEntry;
-import io.promptcache.schema.serde.SchemaVersion;
 import io.promptcache.schema.topic.Topics;
 
 /**
@@ -346,40 +340,18 @@ public class StoreService {
     }
 
     /**
-     * The one transaction: ObjectRecord LIVE + one ADVERTISE per block whose bytes this store wrote (all for a whole
-     * object, those beyond the shared ones for a continuation); then visible to this replica.
+     * The one transaction: the store's {@link StoreRecords} (ObjectRecord LIVE + one ADVERTISE per block whose bytes
+     * it wrote); then visible to this replica.
      */
     private StoreOutcome commit(StorePlan plan, ObjectId id, List<NodeStatus> copies, String key,
             Continuation continuation) {
         NodeStatus node = copies.get(0);
-        long now = System.currentTimeMillis();
-        String namespace = plan.spec().idText();
         String owner = plan.owner() != null ? plan.owner() : producers.instanceId();
-        ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
-                .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(namespace)
-                .setBucket(storage.bucket(node)).setKey(key).setTotalBytes(plan.totalBytes()).setLayout(plan.layout())
-                .setBlocks(plan.blocks()).setOwnerId(owner).setTenantId(plan.spec().tenant())
-                .setPriority(plan.priority()).setPinned(plan.pinned()).setCreatedAtMs(now);
-        copies.forEach(copy -> record.addNodes(copy.getNodeId()));
-        boolean shares = continuation != null && !continuation.copied();
-        if (shares) {
-            record.setParentObjectId(continuation.parentId().toString()).setSharedBytes(continuation.sharedBytes())
-                    .addAllShared(continuation.pieces());
-        }
-        ObjectRecord object = record.build();
-        // the blocks whose bytes this store wrote: the shared ones keep naming the object that wrote them
-        int first = shares ? continuation.blocks() + 1 : 1;
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(plan.blocks() - first + 2);
-        records.add(producers.record(Topics.OBJECTS, id, object));
-        Map<PrefixKey, PrefixEntry> advertised = new HashMap<>(2 * (plan.blocks() - first + 1));
-        for (int k = first; k <= plan.blocks(); k++) {
-            PrefixEntry entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
-                    .setObjectId(id.toString()).setBlocks(k).setUsableBytes(plan.usableBytes()[k - 1])
-                    .setVersion(now).setOwnerId(owner).setPriority(plan.priority()).setAdvertisedAtMs(now).build();
-            PrefixKey prefix = plan.chain().key(k);
-            records.add(producers.record(Topics.PREFIXES, prefix, entry));
-            advertised.put(prefix, entry);
-        }
+        StoreRecords written = StoreRecords.of(plan, id.toString(), copies.stream().map(NodeStatus::getNodeId)
+                .toList(), storage.bucket(node), key, continuation, owner, System.currentTimeMillis());
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(written.advertised().size() + 1);
+        records.add(producers.record(Topics.OBJECTS, id, written.object()));
+        written.advertised().forEach((prefix, entry) -> records.add(producers.record(Topics.PREFIXES, prefix, entry)));
         try {
             publisher.publish(records, metrics::storePhase);
         } catch (TransactionalPublisher.PublishException e) {
@@ -388,8 +360,9 @@ public class StoreService {
             throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE, "the object could not be registered: Kafka did not "
                     + "commit the transaction in time; nothing was advertised", e);
         }
-        stores.committed(id, object, advertised); // read-your-writes here, without waiting for the log
-        metrics.published(records.size(), plan.blocks() - first + 1);
+        // read-your-writes here, without waiting for the log
+        stores.committed(id, written.object(), written.advertised());
+        metrics.published(records.size(), written.advertised().size());
         return new StoreOutcome(id.toString(), false, node.getNodeId(), plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
                 continuation == null ? null : continuation.parentId().toString(),

@@ -8,10 +8,19 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.promptcache.index.streams.ReplicaStores;
+import io.promptcache.schema.hash.HashAlgorithm;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixChain;
+import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.node.NodeMarkers;
+import io.promptcache.schema.object.WrittenKeys;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
@@ -41,6 +50,9 @@ class ContinuationStoreTest extends NodeBackedTest {
     static final int BLOCK_TOKENS = 16;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+    @Inject
+    ReplicaStores stores;
+
     @Test
     void shouldStoreOnlyTheNewBlocksOfATurnThatContinuesALiveObject() throws Exception {
         // Given: turn 1 of a conversation, 10 blocks
@@ -63,6 +75,16 @@ class ContinuationStoreTest extends NodeBackedTest {
         // one range GET returns turn 1's bytes then turn 2's
         assertThat(node.usedBytes() - used).isEqualTo(6L * BLOCK_BYTES);
         assertThat(Api.counter("promptcache_store_records_total") - records).isEqualTo(7);
+        // its record lists the keys of those 6 blocks (the GC learns them from it), as each of their ADVERTISEs says
+        PrefixChain chain = PrefixChain.ofTokens(NamespaceId.parse(ns), HashAlgorithm.fromWireName(given()
+                .get("/v1/namespaces/" + ns).then().statusCode(200).extract().path("hashAlgorithm")), BLOCK_TOKENS,
+                turn2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> stores.prefix(chain.key(16)) != null);
+        assertThat(WrittenKeys.keys(stores.object(ObjectId.parse(second)))).containsExactlyElementsOf(IntStream
+                .rangeClosed(11, 16).mapToObj(chain::key).toList());
+        assertThat(stores.prefix(chain.key(16)).getInObjectRecord()).isTrue();
+        assertThat(stores.prefix(chain.key(10)).getObjectId()).as("a shared block's key names its writer")
+                .isEqualTo(first);
         byte[] expected2 = concat(kv1, new2);
         assertThat(hitBytes(ns, turn2, second, 16)).isEqualTo(expected2);
         assertThat(hitBytes(ns, Arrays.copyOf(turn2, 12 * BLOCK_TOKENS), second, 12))

@@ -1,0 +1,110 @@
+package io.promptcache.schema.object;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import com.google.protobuf.ByteString;
+
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.ObjectRecord;
+
+/**
+ * The prefix keys an object's store advertised, as its record lists them ({@code written_prefix_hashes}: the hashes
+ * concatenated in block order, each {@code written_prefix_hash_bytes} long, in the record's namespace). The index
+ * writes them with the record; the GC's ledger reads an object's keys from here instead of one ADVERTISE at a time
+ * (docs/architecture.md, "The GC learns an object's keys from its record"). A record of an earlier build lists none.
+ */
+public final class WrittenKeys {
+
+    private WrittenKeys() {
+    }
+
+    /**
+     * Lists {@code keys} (all of one hash length, in {@code record}'s namespace) in {@code record}; nothing when
+     * empty.
+     */
+    public static ObjectRecord.Builder list(ObjectRecord.Builder record, List<PrefixKey> keys) {
+        if (keys.isEmpty()) {
+            return record;
+        }
+        int length = keys.get(0).prefixHash().length;
+        byte[] hashes = new byte[length * keys.size()];
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] hash = keys.get(i).prefixHash();
+            if (hash.length != length) {
+                throw new IllegalArgumentException("the keys of one object have hashes of one length: " + length
+                        + " and " + hash.length);
+            }
+            System.arraycopy(hash, 0, hashes, i * length, length);
+        }
+        return record.setWrittenPrefixHashes(ByteString.copyFrom(hashes)).setWrittenPrefixHashBytes(length);
+    }
+
+    /**
+     * {@code next}, a later record of the object {@code earlier} is a record of, with {@code earlier}'s keys when it
+     * lists none itself: a store writes its record once and every later record (a tombstone) copies it, so the keys
+     * are the same; a writer that rebuilt the record without them must not make the keys unknown to the GC.
+     */
+    public static ObjectRecord keep(ObjectRecord earlier, ObjectRecord next) {
+        if (next == null || listed(next) || !listed(earlier)) {
+            return next;
+        }
+        return next.toBuilder().setWrittenPrefixHashes(earlier.getWrittenPrefixHashes())
+                .setWrittenPrefixHashBytes(earlier.getWrittenPrefixHashBytes()).build();
+    }
+
+    /** {@code record} without the keys it lists (for holders of many records that never read them). */
+    public static ObjectRecord without(ObjectRecord record) {
+        return listed(record)
+                ? record.toBuilder().clearWrittenPrefixHashes().clearWrittenPrefixHashBytes().build()
+                : record;
+    }
+
+    /** Whether {@code record} lists its keys (a record of this build that advertised at least one). */
+    public static boolean listed(ObjectRecord record) {
+        return record != null && record.getWrittenPrefixHashBytes() > 0 && !record.getWrittenPrefixHashes().isEmpty();
+    }
+
+    /** How many keys {@code record} lists (0 when it lists none). */
+    public static int count(ObjectRecord record) {
+        return listed(record) ? record.getWrittenPrefixHashes().size() / record.getWrittenPrefixHashBytes() : 0;
+    }
+
+    /** The keys {@code record} lists, in block order (none for a record that lists none). */
+    public static List<PrefixKey> keys(ObjectRecord record) {
+        int count = count(record);
+        if (count == 0) {
+            return List.of();
+        }
+        NamespaceId namespace = NamespaceId.parse(record.getNamespaceId());
+        int length = record.getWrittenPrefixHashBytes();
+        byte[] hashes = record.getWrittenPrefixHashes().toByteArray();
+        List<PrefixKey> keys = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            keys.add(new PrefixKey(namespace, Arrays.copyOfRange(hashes, i * length, (i + 1) * length)));
+        }
+        return keys;
+    }
+
+    /** Whether {@code record} lists {@code key}. */
+    public static boolean lists(ObjectRecord record, PrefixKey key) {
+        int count = count(record);
+        if (count == 0 || !key.namespace().equals(NamespaceId.parse(record.getNamespaceId()))) {
+            return false;
+        }
+        byte[] hash = key.prefixHash();
+        int length = record.getWrittenPrefixHashBytes();
+        if (hash.length != length) {
+            return false;
+        }
+        byte[] hashes = record.getWrittenPrefixHashes().toByteArray();
+        for (int i = 0; i < count; i++) {
+            if (Arrays.equals(hashes, i * length, (i + 1) * length, hash, 0, length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
