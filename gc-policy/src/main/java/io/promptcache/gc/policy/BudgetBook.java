@@ -11,7 +11,6 @@ import java.util.TreeSet;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.SharedBytes;
-import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
@@ -70,12 +69,7 @@ public final class BudgetBook {
      * Adds or replaces what the book knows of {@code id}; null removes it. A {@link GcObject#deleted() deleted} object
      * holds no bytes: it is kept only until no LIVE object reads the bytes it wrote ({@link #unread}).
      */
-    public void put(ObjectId id, GcObject given) {
-        // the keys a record lists are no budget's business: up to ~1.2 KB an object the book would hold in memory
-        GcObject object = given == null || !WrittenKeys.listed(given.record())
-                ? given
-                : new GcObject(WrittenKeys.without(given.record()), given.lastAccessMs(), given.superseded(),
-                        given.deleted());
+    public void put(ObjectId id, GcObject object) {
         GcObject old = object == null ? objects.remove(id) : objects.put(id, object);
         if (old != null) {
             if (old.deleted()) {

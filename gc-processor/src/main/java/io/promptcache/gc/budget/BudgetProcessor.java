@@ -26,6 +26,7 @@ import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.object.Tombstones;
+import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ReclaimedObject;
@@ -43,6 +44,11 @@ import io.promptcache.schema.proto.TombstoneReason;
 public final class BudgetProcessor implements Processor<ObjectId, GcObject, ObjectId, ObjectRecord> {
 
     public static final String STORE = "gc-budget";
+    /**
+     * Object id -> its record as its first summary brought it, listing its keys (written once; the book and
+     * {@link #STORE} hold the records without them).
+     */
+    public static final String KEYS = "gc-budget-keys";
 
     private static final Logger LOG = LoggerFactory.getLogger(BudgetProcessor.class);
 
@@ -73,6 +79,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     private final Lag arrivalLag = new Lag(0, 2_000);
     private ProcessorContext<ObjectId, ObjectRecord> context;
     private KeyValueStore<ObjectId, GcObject> store;
+    private KeyValueStore<ObjectId, ObjectRecord> keys;
     private NodeTable nodes;
 
     public BudgetProcessor(Settings settings, OrphanSweep sweep, StorageOutbox outbox, GcMetrics metrics) {
@@ -87,6 +94,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     public void init(ProcessorContext<ObjectId, ObjectRecord> ctx) {
         this.context = ctx;
         this.store = ctx.getStateStore(STORE);
+        this.keys = ctx.getStateStore(KEYS);
         this.nodes = NodeTable.of(ctx, settings.externals());
         this.mailbox = outbox.mailbox();
         try (KeyValueIterator<ObjectId, GcObject> all = store.all()) {
@@ -103,10 +111,17 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
             return;
         }
         GcObject known = book.get(id);
-        if (record.value() == null) {
+        GcObject object = record.value();
+        if (object == null) {
             store.delete(id);
+            keys.delete(id);
         } else {
-            GcObject object = record.value();
+            if (WrittenKeys.listed(object.record())) {
+                // an object's first summary: its keys are kept apart (its tombstones list them), once
+                keys.put(id, object.record());
+                object = new GcObject(WrittenKeys.without(object.record()), object.lastAccessMs(),
+                        object.superseded(), object.deleted());
+            }
             if (known == null && object.live()) {
                 arrivalLag.observe(object.record().getCreatedAtMs(), context.currentSystemTimeMs());
             }
@@ -116,7 +131,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
             }
             store.put(id, object);
         }
-        book.put(id, record.value());
+        book.put(id, object);
     }
 
     /**
@@ -151,19 +166,27 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
 
     private void tombstone(ObjectId id, TombstoneReason reason, long deleteAfter, long now) {
         GcObject object = store.get(id);
-        retire(id, object, Tombstones.of(object.record(), reason, deleteAfter, settings.instanceId()), reason, now);
+        retire(id, object, Tombstones.of(listing(id, object), reason, deleteAfter, settings.instanceId()), reason,
+                now);
+    }
+
+    /**
+     * The record to tombstone: with the keys it lists, so that {@code objects} replayed (a reset GC) still names them.
+     */
+    private ObjectRecord listing(ObjectId id, GcObject object) {
+        return WrittenKeys.keep(keys.get(id), object.record());
     }
 
     /** Tombstones {@code id}, which {@code node} no longer holds: due at once, and no DELETE is sent there. */
     private void goneFrom(ObjectId id, String node, long now) {
         GcObject object = store.get(id);
         TombstoneReason reason = TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET;
-        retire(id, object, Tombstones.goneFrom(object.record(), node, reason, now, settings.instanceId()), reason,
-                now);
+        retire(id, object, Tombstones.goneFrom(listing(id, object), node, reason, now, settings.instanceId()),
+                reason, now);
     }
 
     private void retire(ObjectId id, GcObject object, ObjectRecord tombstone, TombstoneReason reason, long now) {
-        GcObject retired = new GcObject(tombstone, object.lastAccessMs(), object.superseded());
+        GcObject retired = new GcObject(WrittenKeys.without(tombstone), object.lastAccessMs(), object.superseded());
         store.put(id, retired);
         book.put(id, retired);
         context.forward(new Record<>(id, tombstone, now));
@@ -177,6 +200,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     private void removeUnread(long now) {
         for (ObjectId id : book.unread()) {
             store.delete(id);
+            keys.delete(id);
             book.put(id, null);
             context.forward(new Record<>(id, null, now));
             metrics.removed();

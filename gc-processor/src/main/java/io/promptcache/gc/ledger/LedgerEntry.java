@@ -36,7 +36,12 @@ public record LedgerEntry(ObjectRecord record, long lastAccessMs, int refs, bool
     }
 
     GcObject summary() {
-        return new GcObject(record, lastAccessMs, superseded(), deleted);
+        return summary(record);
+    }
+
+    /** The summary with {@code full}, this entry's record as it came (with the keys it lists). */
+    GcObject summary(ObjectRecord full) {
+        return new GcObject(full, lastAccessMs, superseded(), deleted);
     }
 
     LedgerEntry withRecord(ObjectRecord newRecord) {

@@ -25,6 +25,7 @@ import io.promptcache.gc.ledger.LedgerEvent.ObjectChanged;
 import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.metrics.GcMetrics.Anomaly;
+import io.promptcache.gc.policy.GcObject;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.WrittenKeys;
@@ -39,7 +40,8 @@ import io.promptcache.schema.proto.ObjectRecord;
  * proportion to what a store adds"). It reports every object to the budget keeper as a {@link LedgerOutput.Summary}.
  *
  * <p>
- * Stores: {@link #LEDGER} (object id -> {@link LedgerEntry}), {@link #REFS} (object id + prefix key -> what its record
+ * Stores: {@link #LEDGER} (object id -> {@link LedgerEntry}, its record without the keys it lists), {@link #KEYS}
+ * (object id -> those keys, written once), {@link #REFS} (object id + prefix key -> what its record
  * does not say: a key of an earlier build's ADVERTISE pointing here, or a listed key that moved away) and
  * {@link #DUE} (delete-after ms, big-endian, + object id -> empty: the grace queue in time order).
  */
@@ -48,6 +50,8 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
     public static final String LEDGER = "gc-ledger";
     public static final String REFS = "gc-refs";
     public static final String DUE = "gc-due";
+    /** Object id -> its first record that lists keys (written once: the keys it lists, kept apart from the entry). */
+    public static final String KEYS = "gc-keys";
 
     /** {@link #REFS} row of a key an ADVERTISE of an earlier build pointed here (its record does not list it). */
     private static final byte[] POINTS_HERE = new byte[0];
@@ -63,6 +67,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
     private KeyValueStore<ObjectId, LedgerEntry> ledger;
     private KeyValueStore<Bytes, byte[]> refs;
     private KeyValueStore<Bytes, byte[]> due;
+    private KeyValueStore<ObjectId, ObjectRecord> keys;
     private long queued;
 
     public LedgerProcessor(PhaseTwo.Factory phaseTwo, GcMetrics metrics) {
@@ -76,6 +81,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         this.ledger = ctx.getStateStore(LEDGER);
         this.refs = ctx.getStateStore(REFS);
         this.due = ctx.getStateStore(DUE);
+        this.keys = ctx.getStateStore(KEYS);
         try (KeyValueIterator<Bytes, byte[]> all = due.all()) {
             while (all.hasNext()) {
                 all.next();
@@ -113,17 +119,18 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         LedgerEntry entry = ledger.get(id);
         if (newRecord == null) {
             if (entry != null) {
-                retractAll(id, entry.record());
+                retractAll(id, keysOf(id, entry));
                 forget(id, entry);
             }
             return;
         }
-        LedgerEntry updated = (entry == null ? LedgerEntry.EMPTY : entry).withRecord(entry == null
-                ? newRecord
-                : WrittenKeys.keep(entry.record(), newRecord));
-        if (entry == null || entry.record() == null) {
+        // the keys the record lists are kept once, apart: the entry (rewritten at every access) holds the rest
+        LedgerEntry updated = (entry == null ? LedgerEntry.EMPTY : entry).withRecord(WrittenKeys.without(newRecord));
+        boolean first = entry == null || entry.record() == null;
+        if (first && WrittenKeys.listed(newRecord)) {
             // the first record of the object: the keys its store advertised point to it (counted once: a later
             // record, a tombstone say, lists the same keys)
+            keys.put(id, newRecord);
             updated = updated.withRefs(updated.refs() + WrittenKeys.count(newRecord));
         }
         if (updated.tombstoned()) {
@@ -146,7 +153,8 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             updated = schedule(id, updated.withRefs(0), deleteAfter, updated.deleteAttempts());
         }
         ledger.put(id, updated);
-        summarize(id, updated);
+        // the budget keeper learns the keys with the object's first summary (its tombstones must list them)
+        summarize(id, first ? updated.summary(newRecord) : updated.summary());
     }
 
     private void accessed(ObjectId id, long lastAccessMs) {
@@ -173,7 +181,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         boolean legacy = row != null && row.length == 0;
         // a key its record lists, unless it moved away (a move for an object whose record has not arrived yet is
         // not followed: if its removal then nulls a key another object took over, that object writes it back)
-        boolean listed = row == null && entry != null && WrittenKeys.lists(entry.record(), key);
+        boolean listed = row == null && entry != null && WrittenKeys.lists(keysOf(id, entry), key);
         boolean known = legacy || listed;
         if (entry == null) {
             entry = LedgerEntry.EMPTY;
@@ -269,6 +277,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             unqueue(id, entry.dueAtMs());
         }
         ledger.delete(id);
+        keys.delete(id);
         context.forward(new Record<>(null, new LedgerOutput.Summary(id, null), context.currentSystemTimeMs()));
     }
 
@@ -284,8 +293,18 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         }
     }
 
+    /** The record listing {@code id}'s keys (null if it lists none): kept apart, or in an entry of an earlier build. */
+    private ObjectRecord keysOf(ObjectId id, LedgerEntry entry) {
+        ObjectRecord listed = keys.get(id);
+        return listed != null ? listed : entry.record();
+    }
+
     private void summarize(ObjectId id, LedgerEntry entry) {
-        context.forward(new Record<>(null, new LedgerOutput.Summary(id, entry.summary()),
+        summarize(id, entry.summary());
+    }
+
+    private void summarize(ObjectId id, GcObject summary) {
+        context.forward(new Record<>(null, new LedgerOutput.Summary(id, summary),
                 context.currentSystemTimeMs()));
     }
 

@@ -117,11 +117,12 @@ public class TopologyProducer {
                 Serdes.ByteArray()));
         builder.addStateStore(store(LedgerProcessor.DUE, Serdes.Bytes(),
                 Serdes.ByteArray()));
+        builder.addStateStore(store(LedgerProcessor.KEYS, ids, Topics.OBJECTS.valueSerde()));
         PhaseTwo.Factory phaseTwo = PhaseTwo.factory(outbox, settings.liveness(), settings.deletes(), metrics,
                 settings.budget().externals());
         KStream<Void, LedgerOutput> out = objects.merge(access).merge(refs).process(
                 () -> new LedgerProcessor(phaseTwo, metrics), LedgerProcessor.LEDGER, LedgerProcessor.REFS,
-                LedgerProcessor.DUE);
+                LedgerProcessor.DUE, LedgerProcessor.KEYS);
 
         out.filter((k, o) -> o instanceof LedgerOutput.PrefixWrite)
                 .map((k, o) -> KeyValue.pair(((LedgerOutput.PrefixWrite) o).key(), ((LedgerOutput.PrefixWrite) o)
@@ -130,6 +131,7 @@ public class TopologyProducer {
                         Topics.PREFIXES.valueSerde()));
 
         builder.addStateStore(store(BudgetProcessor.STORE, ids, GcSerdes.gcObject()));
+        builder.addStateStore(store(BudgetProcessor.KEYS, ids, Topics.OBJECTS.valueSerde()));
         OrphanSweep.Settings orphans = settings.orphans();
         out.filter((k, o) -> o instanceof LedgerOutput.Summary)
                 .map((k, o) -> KeyValue.pair(((LedgerOutput.Summary) o).id(), ((LedgerOutput.Summary) o).object()))
@@ -137,7 +139,7 @@ public class TopologyProducer {
                         .withName(BUDGET_TOPIC))
                 .process(() -> new BudgetProcessor(settings.budget(),
                         new OrphanSweep(orphans, outbox, settings.liveness(), metrics), outbox, metrics),
-                        BudgetProcessor.STORE)
+                        BudgetProcessor.STORE, BudgetProcessor.KEYS)
                 .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
         return builder.build();
     }

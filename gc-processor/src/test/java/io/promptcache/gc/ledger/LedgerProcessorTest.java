@@ -30,6 +30,7 @@ import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.Tombstones;
+import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.AccessEvent;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -63,6 +64,8 @@ class LedgerProcessorTest {
                 Serdes.ByteArray()).withLoggingDisabled().build());
         addStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LedgerProcessor.DUE), Serdes.Bytes(),
                 Serdes.ByteArray()).withLoggingDisabled().build());
+        addStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LedgerProcessor.KEYS),
+                Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()).withLoggingDisabled().build());
         nodes = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NodeTable.STORE), Topics.NODES.keySerde(),
                 Topics.NODES.valueSerde()).withLoggingDisabled().build();
         addStore(nodes);
@@ -363,6 +366,11 @@ class LedgerProcessorTest {
         ObjectRecord record = Records.listing(Records.live(id, "n1", 100, T0), 1, 2, 3);
         process(id, new ObjectChanged(record));
         assertThat(ledger.ledger().get(id).refs()).isEqualTo(3);
+        // kept once, apart from the entry; the budget keeper gets them with the first summary only
+        assertThat(WrittenKeys.listed(ledger.ledger().get(id).record())).isFalse();
+        assertThat(WrittenKeys.keys(lastSummary().record())).containsExactly(k1, k2, k3);
+        process(id, new Accessed(access(id, T0 + 1_000)));
+        assertThat(WrittenKeys.listed(lastSummary().record())).isFalse();
 
         // When: another object takes k3 over (told twice: a duplicate changes nothing), then it is tombstoned
         process(id, new RefChanged(k3, false));
