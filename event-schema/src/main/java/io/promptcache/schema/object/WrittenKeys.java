@@ -44,8 +44,9 @@ public final class WrittenKeys {
 
     /**
      * {@code next}, a later record of the object {@code earlier} is a record of, with {@code earlier}'s keys when it
-     * lists none itself: a store writes its record once and every later record (a tombstone) copies it, so the keys
-     * are the same; a writer that rebuilt the record without them must not make the keys unknown to the GC.
+     * lists none itself (a store writes its keys once, so they are the same): the GC's budget keeper holds records
+     * {@link #without} them and puts them back into the tombstones it writes, so that {@code objects} replayed still
+     * names every key.
      */
     public static ObjectRecord keep(ObjectRecord earlier, ObjectRecord next) {
         if (next == null || listed(next) || !listed(earlier)) {
