@@ -119,7 +119,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         LedgerEntry entry = ledger.get(id);
         if (newRecord == null) {
             if (entry != null) {
-                retractAll(id, keysOf(id, entry));
+                retractAll(id, keys.get(id));
                 forget(id, entry);
             }
             return;
@@ -181,7 +181,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         boolean legacy = row != null && row.length == 0;
         // a key its record lists, unless it moved away (a move for an object whose record has not arrived yet is
         // not followed: if its removal then nulls a key another object took over, that object writes it back)
-        boolean listed = row == null && entry != null && WrittenKeys.lists(keysOf(id, entry), key);
+        boolean listed = row == null && entry != null && WrittenKeys.lists(keys.get(id), key);
         boolean known = legacy || listed;
         if (entry == null) {
             entry = LedgerEntry.EMPTY;
@@ -291,12 +291,6 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             queued--;
             metrics.graceQueue(-1);
         }
-    }
-
-    /** The record listing {@code id}'s keys (null if it lists none): kept apart, or in an entry of an earlier build. */
-    private ObjectRecord keysOf(ObjectId id, LedgerEntry entry) {
-        ObjectRecord listed = keys.get(id);
-        return listed != null ? listed : entry.record();
     }
 
     private void summarize(ObjectId id, LedgerEntry entry) {
