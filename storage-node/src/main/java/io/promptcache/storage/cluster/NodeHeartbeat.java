@@ -46,6 +46,13 @@ public class NodeHeartbeat {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeHeartbeat.class);
     private static final long NUDGE_MS = 50;
+    /**
+     * At least this long between a heartbeat and an extra one. The GC reads the nodes' latest heartbeats once a round
+     * (1 s by default), so a faster pace buys nothing, and each heartbeat carries the whole window of reclaimed
+     * candidates: a node short of room that nudged 50 ms after every reclaim wrote ~1 MB/s to {@code nodes}, which
+     * every index replica and the GC read (docs/benchmarks.md, "Heartbeats at the GC's pace").
+     */
+    static final long NUDGE_GAP_MS = 250;
 
     private final ObjectStore store;
     private final StorageConfig config;
@@ -57,6 +64,8 @@ public class NodeHeartbeat {
     private volatile boolean warned;
     private volatile boolean delivered;
     private final AtomicBoolean nudged = new AtomicBoolean();
+    /** When the last heartbeat was sent (wall clock, ms). */
+    private volatile long publishedAtMs;
     /** The last {@link ObjectStore#reclaimableBytes()} and when it was computed (the heartbeat thread's only). */
     private long reclaimable;
     private long reclaimableAtMs = Long.MIN_VALUE / 2;
@@ -94,8 +103,9 @@ public class NodeHeartbeat {
     }
 
     /**
-     * An extra heartbeat within {@value #NUDGE_MS} ms (several requests coalesce into one): the GC learns of a
-     * reclaimed candidate without waiting for the period, so lookups stop returning it sooner.
+     * An extra heartbeat within {@value #NUDGE_MS} ms, and no sooner than {@value #NUDGE_GAP_MS} ms after the last
+     * one (the reclaims in between coalesce into one): the GC learns of a reclaimed candidate without waiting for
+     * the period, so lookups stop returning it sooner.
      */
     private void soon() {
         if (timer != null && nudged.compareAndSet(false, true)) {
@@ -103,11 +113,17 @@ public class NodeHeartbeat {
                 timer.schedule(() -> {
                     nudged.set(false);
                     publish(NodeState.NODE_STATE_UP);
-                }, NUDGE_MS, TimeUnit.MILLISECONDS);
+                }, nudgeDelayMs(publishedAtMs, System.currentTimeMillis()), TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 // shutting down
             }
         }
+    }
+
+    /** How long after {@code nowMs} an extra heartbeat goes, the last one having gone at {@code publishedAtMs}. */
+    static long nudgeDelayMs(long publishedAtMs, long nowMs) {
+        long sinceLast = nowMs - publishedAtMs;
+        return sinceLast < 0 ? NUDGE_GAP_MS : Math.max(NUDGE_MS, NUDGE_GAP_MS - sinceLast);
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -164,6 +180,7 @@ public class NodeHeartbeat {
     }
 
     private void publish(NodeState state) {
+        publishedAtMs = System.currentTimeMillis();
         try {
             producer.send(new ProducerRecord<>(topic, nodeId, status(state)), (metadata, error) -> {
                 if (error != null) {

@@ -11,8 +11,13 @@ import java.util.List;
  */
 public final class ReclaimLog {
 
-    /** How long a reclaimed object is reported. */
-    public static final long WINDOW_MS = 30_000;
+    /**
+     * How long a reclaimed object is reported: ten of the GC's rounds at its default pace (it reads every node's
+     * latest heartbeat once a round, 1 s), and several heartbeats. Each heartbeat carries the whole window, so its
+     * length multiplies the bytes of the {@code nodes} topic, which every index replica and the GC read: 30 s made
+     * them ~0.6-0.9 MB/s on 2 cores under load (docs/benchmarks.md, "Heartbeats at the GC's pace").
+     */
+    public static final long WINDOW_MS = 10_000;
     /** At most this many reclaimed objects are reported (the newest). */
     public static final int MAX_ENTRIES = 4096;
 
