@@ -24,7 +24,8 @@ import io.promptcache.schema.topic.Topics;
  * PrefixMap ({@code prefixes}), ObjectTable ({@code objects}, with the in-memory {@link Sharers} derived from it)
  * and registered namespaces ({@code namespaces}). Node heartbeats are read apart from them (NodeFeed). A null value
  * removes the key. Unreadable records go to {@code dead-letters} (the deserialization handler) and the stream
- * keeps running.
+ * keeps running. The stores are {@link ConcurrentReadStore}s: lookups read them without queueing on a lock behind the
+ * global stream thread's writes.
  */
 @ApplicationScoped
 public class TopologyProducer {
@@ -58,7 +59,7 @@ public class TopologyProducer {
     public static Topology build(TopicCatalog catalog, Consumer<PrefixEntry> onAdvertised, Sharers sharers) {
         StreamsBuilder builder = new StreamsBuilder();
         globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES, onAdvertised);
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OBJECT_TABLE),
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(ConcurrentReadStore.supplier(OBJECT_TABLE),
                 Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()).withLoggingDisabled(),
                 catalog.name(Topics.OBJECTS), Consumed.with(Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()),
                 () -> new ObjectTableUpdater(OBJECT_TABLE, sharers));
@@ -69,7 +70,7 @@ public class TopologyProducer {
 
     private static <K, V> void globalStore(StreamsBuilder builder, TopicCatalog catalog, String store,
             TopicSpec<K, V> topic, Consumer<V> onPut) {
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), topic.keySerde(),
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(ConcurrentReadStore.supplier(store), topic.keySerde(),
                 topic.valueSerde()).withLoggingDisabled(), catalog.name(topic),
                 Consumed.with(topic.keySerde(), topic.valueSerde()),
                 () -> new CompactedTopicUpdater<K, V>(store, onPut));

@@ -1,0 +1,135 @@
+package io.promptcache.index.streams;
+
+import java.lang.reflect.Field;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.RocksDBStore;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+
+/**
+ * Kafka Streams' RocksDB key-value store whose point reads do not take the store's monitor. Every method of
+ * {@link RocksDBStore} is {@code synchronized}, so the lookups of all event loops, the store path's reads and the
+ * global stream thread's writes (one per record, ~70 a store) and flushes queue on one lock per store; on a machine
+ * whose cores are busy a holder is often descheduled while it holds it, and everyone waits for it to run again (a lock
+ * convoy). Profiled under the issue-31 bench, the event loops waited ~15 s a minute on it, in waits of 10-355 ms: the
+ * lookup's tail (docs/benchmarks.md, "Lookups that do not wait for the global thread"). RocksDB itself reads
+ * concurrently with writes and flushes; the one unsafe moment is {@link #close}, which here waits for the reads in
+ * progress and turns the next ones away ({@link InvalidStateStoreException}, as a closed store does). Writes, flushes,
+ * range and full scans stay as Kafka Streams has them.
+ *
+ * <p>The read goes to the RocksDB instance and the column family the store opened: the handle is taken from
+ * {@link #openRocksDB} (protected, meant for subclasses), the instance from the store's field, read once after
+ * {@link #init} (a Kafka Streams upgrade that renames it fails at start, with this class named).
+ */
+public final class ConcurrentReadStore extends RocksDBStore {
+
+    private static final Field DB = field();
+
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private volatile ColumnFamilyHandle family;
+    private volatile RocksDB reads;
+
+    ConcurrentReadStore(String name, String metricsScope) {
+        super(name, metricsScope);
+    }
+
+    /** A supplier of these stores, as {@code Stores.persistentKeyValueStore(name)} is of Kafka Streams' own. */
+    public static KeyValueBytesStoreSupplier supplier(String name) {
+        return new KeyValueBytesStoreSupplier() {
+
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public KeyValueStore<Bytes, byte[]> get() {
+                return new ConcurrentReadStore(name, metricsScope());
+            }
+
+            @Override
+            public String metricsScope() {
+                return "rocksdb";
+            }
+        };
+    }
+
+    @Override
+    protected List<ColumnFamilyHandle> openRocksDB(DBOptions options, ColumnFamilyDescriptor defaultFamily,
+            ColumnFamilyDescriptor... others) {
+        List<ColumnFamilyHandle> handles = super.openRocksDB(options, defaultFamily, others);
+        family = handles.get(0);
+        return handles;
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        Lock lock = lifecycle.writeLock();
+        lock.lock();
+        try {
+            super.init(context, root);
+            reads = (RocksDB) DB.get(this);
+            if (reads == null || family == null) {
+                throw new IllegalStateException("store " + name() + " opened no RocksDB instance that "
+                        + ConcurrentReadStore.class.getName() + " can read");
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public byte[] get(Bytes key) {
+        Lock lock = lifecycle.readLock();
+        lock.lock();
+        try {
+            RocksDB db = reads;
+            if (db == null || !open) {
+                throw new InvalidStateStoreException("Store " + name() + " is currently closed");
+            }
+            return db.get(family, key.get());
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Error while getting value for key from store " + name(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        Lock lock = lifecycle.writeLock();
+        lock.lock();
+        try {
+            reads = null;
+            super.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static Field field() {
+        try {
+            Field db = RocksDBStore.class.getDeclaredField("db");
+            db.setAccessible(true);
+            return db;
+        } catch (NoSuchFieldException e) {
+            throw new ExceptionInInitializerError("Kafka Streams' RocksDBStore has no field 'db' any more: "
+                    + ConcurrentReadStore.class.getName() + " must follow it (" + e + ")");
+        }
+    }
+}

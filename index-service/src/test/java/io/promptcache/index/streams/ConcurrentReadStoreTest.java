@@ -1,0 +1,113 @@
+package io.promptcache.index.streams;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The store reads on real RocksDB without the store's monitor, and refuses reads once closed. */
+class ConcurrentReadStoreTest {
+
+    private Path dir;
+    private ConcurrentReadStore store;
+
+    @BeforeEach
+    void open() throws Exception {
+        dir = Files.createTempDirectory("concurrent-read-store");
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "concurrent-read-store-test");
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
+        config.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
+        config.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.BytesSerde.class);
+        config.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
+        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(config, new TaskId(0, 0),
+                dir.toFile());
+        KeyValueStore<Bytes, byte[]> built = ConcurrentReadStore.supplier("prefix-map").get();
+        store = (ConcurrentReadStore) built;
+        store.init(context.getStateStoreContext(), store);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        store.close();
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void shouldReadWhatWasWrittenAndFlushed() {
+        // Given: two keys written, one flushed to disk, one deleted
+        store.put(key("a"), value("1"));
+        store.put(key("b"), value("2"));
+        store.flush();
+        store.put(key("c"), value("3"));
+        store.delete(key("b"));
+        // Then: reads see the latest state, from the memtable and from disk
+        assertThat(store.get(key("a"))).isEqualTo(value("1"));
+        assertThat(store.get(key("b"))).isNull();
+        assertThat(store.get(key("c"))).isEqualTo(value("3"));
+        assertThat(store.get(key("never"))).isNull();
+    }
+
+    @Test
+    void shouldReadWhileAnotherThreadHoldsTheStoresMonitor() throws Exception {
+        // Given: a key, and another thread inside the store's monitor (as the global thread is in put or flush)
+        store.put(key("a"), value("1"));
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread holder = new Thread(() -> {
+            synchronized (store) {
+                held.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        holder.start();
+        assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+        try {
+            // When: a lookup reads; Then: it is answered while the monitor is held (Kafka Streams' own store would wait)
+            CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> store.get(key("a")));
+            assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(value("1"));
+        } finally {
+            release.countDown();
+            holder.join(10_000);
+        }
+    }
+
+    @Test
+    void shouldRefuseReadsOnceClosed() {
+        store.put(key("a"), value("1"));
+        store.close();
+        assertThatThrownBy(() -> store.get(key("a"))).isInstanceOf(InvalidStateStoreException.class)
+                .hasMessageContaining("closed");
+    }
+
+    private static Bytes key(String k) {
+        return Bytes.wrap(k.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] value(String v) {
+        return v.getBytes(StandardCharsets.UTF_8);
+    }
+}
