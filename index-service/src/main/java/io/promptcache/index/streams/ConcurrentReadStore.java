@@ -31,8 +31,9 @@ import org.rocksdb.RocksDBException;
  * range and full scans stay as Kafka Streams has them.
  *
  * <p>The read goes to the RocksDB instance and the column family the store opened: the handle is taken from
- * {@link #openRocksDB} (protected, meant for subclasses), the instance from the store's field, read once after
- * {@link #init} (a Kafka Streams upgrade that renames it fails at start, with this class named).
+ * {@link #openRocksDB} (protected, meant for subclasses), the instance from the store's field, read there too (a
+ * Kafka Streams upgrade that renames it fails at start, with this class named). Reads work from then on: a global
+ * store is restored inside {@link #init}, through its processor, which reads the store.
  */
 public final class ConcurrentReadStore extends RocksDBStore {
 
@@ -71,25 +72,23 @@ public final class ConcurrentReadStore extends RocksDBStore {
     protected List<ColumnFamilyHandle> openRocksDB(DBOptions options, ColumnFamilyDescriptor defaultFamily,
             ColumnFamilyDescriptor... others) {
         List<ColumnFamilyHandle> handles = super.openRocksDB(options, defaultFamily, others);
+        // the data's column family, as Kafka Streams' own accessor takes it; readable from here on: a global store is
+        // restored within init, through its processor, which reads the store
         family = handles.get(0);
+        try {
+            reads = (RocksDB) DB.get(this);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
         return handles;
     }
 
     @Override
     public void init(StateStoreContext context, StateStore root) {
-        Lock lock = lifecycle.writeLock();
-        lock.lock();
-        try {
-            super.init(context, root);
-            reads = (RocksDB) DB.get(this);
-            if (reads == null || family == null) {
-                throw new IllegalStateException("store " + name() + " opened no RocksDB instance that "
-                        + ConcurrentReadStore.class.getName() + " can read");
-            }
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        } finally {
-            lock.unlock();
+        super.init(context, root);
+        if (reads == null || family == null) {
+            throw new IllegalStateException("store " + name() + " opened no RocksDB instance that "
+                    + ConcurrentReadStore.class.getName() + " can read");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.promptcache.index.streams;
 
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -27,6 +29,7 @@ class ConcurrentReadStoreTest {
 
     private Path dir;
     private ConcurrentReadStore store;
+    private MockProcessorContext<Object, Object> context;
 
     @BeforeEach
     void open() throws Exception {
@@ -37,7 +40,7 @@ class ConcurrentReadStoreTest {
         config.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
         config.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.BytesSerde.class);
         config.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
-        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(config, new TaskId(0, 0),
+        context = new MockProcessorContext<>(config, new TaskId(0, 0),
                 dir.toFile());
         KeyValueStore<Bytes, byte[]> built = ConcurrentReadStore.supplier("prefix-map").get();
         store = (ConcurrentReadStore) built;
@@ -93,6 +96,30 @@ class ConcurrentReadStoreTest {
             release.countDown();
             holder.join(10_000);
         }
+    }
+
+    @Test
+    void shouldServeReadsWhileInitRestoresIt() {
+        // Given: a key flushed to disk, the store closed
+        store.put(key("a"), value("1"));
+        store.flush();
+        store.close();
+        // When: it is opened again by a context whose registration reads it (a global store is restored inside init,
+        // through its processor, which reads the store)
+        ConcurrentReadStore reopened = (ConcurrentReadStore) ConcurrentReadStore.supplier("prefix-map").get();
+        byte[][] read = new byte[1][];
+        StateStoreContext base = context.getStateStoreContext();
+        StateStoreContext reading = (StateStoreContext) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{StateStoreContext.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("register")) {
+                        read[0] = reopened.get(key("a"));
+                    }
+                    return method.invoke(base, args);
+                });
+        store = reopened;
+        reopened.init(reading, reopened);
+        // Then: the read during the registration saw the data
+        assertThat(read[0]).isEqualTo(value("1"));
     }
 
     @Test
