@@ -34,6 +34,12 @@ import static org.awaitility.Awaitility.await;
  */
 class ReplicasIT {
 
+    /**
+     * HTTP/1.1: the JDK client's default h2c upgrade of a plain connection once read the gc-processor's 1.3 MB metrics
+     * page as HTTP/2 frames ("Frame type(117) ... exceeds MAX_FRAME_SIZE"), as the stack's own clients avoid too.
+     */
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
     private static final int BLOCK = 16;
     private static final int BLOCKS = 8;
     private static final int LONGER = BLOCKS + 4;
@@ -119,7 +125,7 @@ class ReplicasIT {
      * commit: the index copies them to the other node. Returns the reservation.
      */
     private static JsonNode twoStep(String index, String ns, int p, int blocks) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = HTTP;
         String head = JSON.writeValueAsString(Map.of("tokens", prompt(p, blocks).tokens(), "layout",
                 Map.of("bytesPerBlock", BYTES_PER_BLOCK)));
         JsonNode reservation = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(index + "/v1/namespaces/"
@@ -149,7 +155,7 @@ class ReplicasIT {
     }
 
     private static long liveBytes(String gc, String node) throws Exception {
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(gc + "/q/metrics"))
+        String metrics = HTTP.send(HttpRequest.newBuilder(URI.create(gc + "/q/metrics"))
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
         Matcher m = Pattern.compile("promptcache_gc_bytes\\{kind=\"live\",name=\"" + node
                 + "\",scope=\"node\"} ([0-9.E]+)").matcher(metrics);
