@@ -34,13 +34,15 @@ import static org.awaitility.Awaitility.await;
  * A node whose GC stopped keeps taking writes: the gc-processor is paused (SIGSTOP) while a bench writes several
  * times the node's capacity through the index. No GC marks anything, so the node makes room from its own least
  * recently used objects (unused for {@code self-evict-after}, 500 ms here: at this write rate a longer window can
- * leave nothing old enough to delete, and a 507 is then the right answer); every store is accepted. The node reports
- * what it deleted in its heartbeats; once the GC runs again (SIGCONT) it tombstones those objects like reclaimed
- * candidates, and the bytes it counts held on the node come back to what the node really holds.
+ * leave nothing old enough to delete, and a 507 is then the right answer); every store is accepted. The node sends
+ * what it deleted on the {@code reclaims} topic; once the GC runs again (SIGCONT), paused longer after the last
+ * deletion than heartbeats ever repeated them (10 s), it tombstones those objects like reclaimed candidates, and the
+ * bytes it counts held on the node come back to what the node really holds.
  */
 class GcPausedIT {
 
     private static final long CAPACITY = 8L << 20;
+    private static final long PAUSED_AFTER_BENCH_MS = 12_000;
 
     @TempDir
     Path work;
@@ -57,8 +59,7 @@ class GcPausedIT {
             ServiceProcess gc = stack.gcs().get(0);
             String node = info.nodes().get(0).url();
 
-            // When: the GC is paused, and a bench writes far more than the node holds (within the 30 s the node
-            // reports what it deleted for, so the GC can still learn all of it when it comes back)
+            // When: the GC is paused, and a bench writes far more than the node holds
             gc.signal("STOP");
             JsonNode result;
             try {
@@ -82,6 +83,9 @@ class GcPausedIT {
                         + "evicted by itself, errors %s%n", result.get("stores").asLong(),
                         result.get("bytesWritten").asLong(), CAPACITY, selfEvicted, result.get("errors"));
                 assertThat(selfEvicted).as("objects the node evicted by itself").isPositive();
+                // and the GC stays away for longer than heartbeats carried a node's deletions (10 s before the
+                // reclaims topic: a GC away longer never learned of them, and its held bytes stayed too high)
+                Thread.sleep(PAUSED_AFTER_BENCH_MS);
             } finally {
                 gc.signal("CONT");
             }

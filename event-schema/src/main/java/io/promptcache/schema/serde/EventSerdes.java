@@ -16,6 +16,7 @@ import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.proto.Reclaim;
 
 /**
  * The serdes of every key and value on promptcache's topics, each with the contract checks a reader applies.
@@ -44,6 +45,10 @@ public final class EventSerdes {
             AccessEvent.parser(), AccessEvent::getSchemaVersion, e -> checkObjectId(e.getObjectId()));
     private static final ProtoSerde<NodeStatus> NODE_STATUS = new ProtoSerde<>("NodeStatus", NodeStatus.parser(),
             NodeStatus::getSchemaVersion, s -> s.getNodeId().isEmpty() ? "node_id is empty" : null);
+    private static final ProtoSerde<Reclaim> RECLAIM = new ProtoSerde<>("Reclaim", Reclaim.parser(),
+            Reclaim::getSchemaVersion, r -> r.getNodeId().isEmpty()
+                    ? "node_id is empty"
+                    : r.getKey().isEmpty() ? "key is empty" : null);
     private static final ProtoSerde<EngineEvent> ENGINE_EVENT = new ProtoSerde<>("EngineEvent",
             EngineEvent.parser(), EngineEvent::getSchemaVersion, EventSerdes::checkEngineEvent);
     private static final ProtoSerde<NamespaceRecord> NAMESPACE_RECORD = new ProtoSerde<>("NamespaceRecord",
@@ -92,6 +97,10 @@ public final class EventSerdes {
 
     public static ProtoSerde<NodeStatus> nodeStatus() {
         return NODE_STATUS;
+    }
+
+    public static ProtoSerde<Reclaim> reclaim() {
+        return RECLAIM;
     }
 
     public static ProtoSerde<EngineEvent> engineEvent() {

@@ -18,6 +18,7 @@ import io.promptcache.schema.proto.NamespaceRecord;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.proto.Reclaim;
 import io.promptcache.schema.serde.EventSerdes;
 
 /**
@@ -41,6 +42,12 @@ public final class Topics {
     /** Storage node heartbeats: node id -> NodeStatus. */
     public static final TopicSpec<NodeId, NodeStatus> NODES = new TopicSpec<>("nodes", EventSerdes.nodeId(),
             EventSerdes.nodeStatus(), 1, compacted(Duration.ofMinutes(10)));
+    /**
+     * Objects a storage node deleted on its own for room: node id -> Reclaim, each sent once (heartbeats listed them
+     * before, re-sent for a window). Read by the gc-processor only; an event stream, so cleanup delete.
+     */
+    public static final TopicSpec<NodeId, Reclaim> RECLAIMS = new TopicSpec<>("reclaims", EventSerdes.nodeId(),
+            EventSerdes.reclaim(), 1, deleted(Duration.ofDays(1)));
     /** KV events from inference engines: backend id -> EngineEvent. */
     public static final TopicSpec<BackendId, EngineEvent> ENGINE_EVENTS = new TopicSpec<>("engine-events",
             EventSerdes.backendId(), EventSerdes.engineEvent(), 6, deleted(Duration.ofDays(1)));
@@ -62,8 +69,8 @@ public final class Topics {
     public static final List<TopicSpec<?, ?>> CO_PARTITIONED = List.of(OBJECTS, ACCESS, PREFIXES);
 
     /** Every topic, in a stable order. */
-    public static final List<TopicSpec<?, ?>> ALL = List.of(PREFIXES, OBJECTS, ACCESS, NODES, ENGINE_EVENTS,
-            NAMESPACES, DEAD_LETTERS);
+    public static final List<TopicSpec<?, ?>> ALL = List.of(PREFIXES, OBJECTS, ACCESS, NODES, RECLAIMS,
+            ENGINE_EVENTS, NAMESPACES, DEAD_LETTERS);
 
     private Topics() {
     }

@@ -119,7 +119,8 @@ class EventSerdesTest {
         assertThat(Topics.ALL.stream().map(t -> (Object) t.valueSerde()).toList()).containsExactly(
                 EventSerdes.prefixEntry(),
                 EventSerdes.objectRecord(), EventSerdes.accessEvent(), EventSerdes.nodeStatus(),
-                EventSerdes.engineEvent(), EventSerdes.namespaceRecord(), EventSerdes.deadLetter());
+                EventSerdes.reclaim(), EventSerdes.engineEvent(), EventSerdes.namespaceRecord(),
+                EventSerdes.deadLetter());
     }
 
     @Test

@@ -14,7 +14,8 @@ class TopicCatalogTest {
     void shouldNameEveryTopicOfTheDesignUnderTheDefaultPrefix() {
         TopicCatalog catalog = TopicCatalog.defaults();
         assertThat(Topics.ALL).extracting(catalog::name).containsExactly("promptcache.prefixes",
-                "promptcache.objects", "promptcache.access", "promptcache.nodes", "promptcache.engine-events",
+                "promptcache.objects", "promptcache.access", "promptcache.nodes", "promptcache.reclaims",
+                "promptcache.engine-events",
                 "promptcache.namespaces", "promptcache.dead-letters");
     }
 

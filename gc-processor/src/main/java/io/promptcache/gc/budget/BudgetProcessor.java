@@ -29,6 +29,7 @@ import io.promptcache.schema.object.Tombstones;
 import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.Reclaim;
 import io.promptcache.schema.proto.ReclaimedObject;
 import io.promptcache.schema.proto.TombstoneReason;
 
@@ -37,11 +38,11 @@ import io.promptcache.schema.proto.TombstoneReason;
  * place and are never counted twice) that holds every object's summary, and on a wall-clock punctuator turns the
  * {@link BudgetBook#plan plan} into tombstones on {@code objects} (phase one is then carried out by the ledgers),
  * marks the {@link BudgetBook#nominate eviction candidates} on nodes that reclaim on demand, and tombstones the
- * candidates those nodes report they deleted.
+ * objects those nodes say they deleted on their own ({@code reclaims} records, read in the same task: at once).
  * Store {@link #STORE}: object id -> {@link GcObject}; the in-memory book is rebuilt from it when the task starts,
  * on whichever instance it moves to.
  */
-public final class BudgetProcessor implements Processor<ObjectId, GcObject, ObjectId, ObjectRecord> {
+public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, ObjectId, ObjectRecord> {
 
     public static final String STORE = "gc-budget";
     /**
@@ -49,6 +50,8 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
      * {@link #STORE} hold the records without them).
      */
     public static final String KEYS = "gc-budget-keys";
+    /** Reclaims that came before their object's first summary ({@link EarlyReclaims}). */
+    public static final String EARLY_RECLAIMS = EarlyReclaims.STORE;
 
     private static final Logger LOG = LoggerFactory.getLogger(BudgetProcessor.class);
 
@@ -80,6 +83,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     private ProcessorContext<ObjectId, ObjectRecord> context;
     private KeyValueStore<ObjectId, GcObject> store;
     private KeyValueStore<ObjectId, ObjectRecord> keys;
+    private EarlyReclaims early;
     private NodeTable nodes;
 
     public BudgetProcessor(Settings settings, OrphanSweep sweep, StorageOutbox outbox, GcMetrics metrics) {
@@ -95,6 +99,7 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         this.context = ctx;
         this.store = ctx.getStateStore(STORE);
         this.keys = ctx.getStateStore(KEYS);
+        this.early = new EarlyReclaims(ctx.getStateStore(EARLY_RECLAIMS));
         this.nodes = NodeTable.of(ctx, settings.externals());
         this.mailbox = outbox.mailbox();
         try (KeyValueIterator<ObjectId, GcObject> all = store.all()) {
@@ -105,13 +110,21 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     }
 
     @Override
-    public void process(Record<ObjectId, GcObject> record) {
+    public void process(Record<ObjectId, BudgetInput> record) {
         ObjectId id = record.key();
-        if (id == null) {
+        if (id == null || record.value() == null) {
             return;
         }
+        if (record.value() instanceof BudgetInput.Reclaimed reclaimed) {
+            reclaimed(id, reclaimed.reclaim());
+        } else {
+            summary(id, ((BudgetInput.Summary) record.value()).object());
+        }
+    }
+
+    private void summary(ObjectId id, GcObject summary) {
         GcObject known = book.get(id);
-        GcObject object = record.value();
+        GcObject object = summary;
         if (object == null) {
             store.delete(id);
             keys.delete(id);
@@ -132,6 +145,20 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
             store.put(id, object);
         }
         book.put(id, object);
+        if (known == null && object != null) {
+            for (Reclaim reclaim : early.take(id)) {
+                gone(id, reclaim.getNodeId(), reclaim.getKey(), context.currentSystemTimeMs());
+            }
+        }
+    }
+
+    /** A node deleted {@code id} on its own: tombstoned if LIVE there, kept for later if not known yet. */
+    private void reclaimed(ObjectId id, Reclaim reclaim) {
+        if (book.get(id) == null) {
+            early.keep(id, reclaim);
+        } else {
+            gone(id, reclaim.getNodeId(), reclaim.getKey(), context.currentSystemTimeMs());
+        }
     }
 
     /**
@@ -142,7 +169,12 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
         long started = System.nanoTime();
         mailbox.drain();
         Map<String, NodeStatus> heartbeats = nodes.all();
-        heartbeats.forEach((node, status) -> reclaimed(node, status, now));
+        heartbeats.forEach((node, status) -> listedReclaims(node, status, now));
+        int expired = early.expire(now);
+        if (expired > 0) {
+            LOG.info("Dropped {} reclaims whose object never reached the budget keeper within {} min", expired,
+                    EarlyReclaims.KEEP_MS / 60_000);
+        }
         long horizon = (settings.policy().reclaimOnDemand()
                 ? 0
                 : settings.grace().toMillis()
@@ -208,19 +240,31 @@ public final class BudgetProcessor implements Processor<ObjectId, GcObject, Obje
     }
 
     /**
-     * Tombstones the LIVE objects {@code node} reports it deleted for room (its eviction candidates, or its own least
-     * recently used objects when nothing marked was left): lookups stop
-     * returning them. They are gone already, so no grace window; reports seen before are no-ops.
+     * Tombstones the objects an older node lists in its heartbeats as deleted for room (current nodes send them on
+     * {@code reclaims}, read in {@link #process}); the same rule, so a list seen before is a no-op.
      */
-    private void reclaimed(String node, NodeStatus status, long now) {
-        for (ReclaimedObject gone : status.getReclaimedList()) {
-            ObjectId id = ObjectKey.objectId(gone.getKey());
-            GcObject object = id == null ? null : book.get(id);
-            if (object != null && object.live() && object.record().getKey().equals(gone.getKey())
-                    && object.record().getNodesList().contains(node)) {
-                goneFrom(id, node, now);
-                metrics.reclaimedByNode();
+    @SuppressWarnings("deprecation")
+    private void listedReclaims(String node, NodeStatus status, long now) {
+        for (ReclaimedObject listed : status.getReclaimedList()) {
+            ObjectId id = ObjectKey.objectId(listed.getKey());
+            if (id != null) {
+                gone(id, node, listed.getKey(), now);
             }
+        }
+    }
+
+    /**
+     * Tombstones {@code id} if it is LIVE on {@code node} under {@code key}: the node deleted it for room (an eviction
+     * candidate, or its own least recently used object when nothing marked was left), so lookups must stop returning
+     * it. It is gone already: no grace window. Anything else (tombstoned already, another node's copy, another key)
+     * is a no-op, so a duplicate or a replayed reclaim changes nothing.
+     */
+    private void gone(ObjectId id, String node, String key, long now) {
+        GcObject object = book.get(id);
+        if (object != null && object.live() && object.record().getKey().equals(key)
+                && object.record().getNodesList().contains(node)) {
+            goneFrom(id, node, now);
+            metrics.reclaimedByNode();
         }
     }
 

@@ -18,6 +18,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.promptcache.gc.budget.BudgetInput;
 import io.promptcache.gc.budget.BudgetProcessor;
 import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.ledger.DeleteSchedule;
@@ -31,6 +32,7 @@ import io.promptcache.gc.storage.NodeTable;
 import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.topic.CompactedTopicUpdater;
@@ -45,8 +47,10 @@ import io.promptcache.schema.topic.Topics;
  * <li>{@code objects} + {@code access} + reference changes (all by object id, co-partitioned) ->
  * {@link LedgerProcessor}: phase two (DELETE), the prefix keys of a removed object nulled, summaries to the
  * internal topic {@value #BUDGET_TOPIC} (one partition);</li>
- * <li>summaries -> {@link BudgetProcessor}: byte budgets, TTL, orphan sweep; its tombstones, and the nulls of deleted
- * objects whose bytes no LIVE object reads, go to {@code objects} and come back to sub-topology 2.</li>
+ * <li>summaries + {@code reclaims} (re-keyed by object id into the one-partition internal topic
+ * {@value #RECLAIMS_TOPIC}) -> {@link BudgetProcessor}: byte budgets, TTL, orphan sweep, what nodes deleted on their
+ * own; its tombstones, and the nulls of deleted objects whose bytes no LIVE object reads, go to {@code objects} and
+ * come back to sub-topology 2.</li>
  * </ol>
  * Every processor can read the global store {@link NodeTable#STORE} (a copy of {@code nodes}).
  */
@@ -57,6 +61,8 @@ public class TopologyProducer {
     public static final String REFS_TOPIC = "prefix-refs";
     /** Name (suffix) of the one-partition repartition topic of summaries. */
     public static final String BUDGET_TOPIC = "budget";
+    /** Name (suffix) of the one-partition repartition topic of {@code reclaims}, keyed by object id. */
+    public static final String RECLAIMS_TOPIC = "budget-reclaims";
 
     /** Everything the topology needs besides its topics. */
     public record Settings(TopicCatalog catalog, BudgetProcessor.Settings budget, OrphanSweep.Settings orphans,
@@ -132,14 +138,27 @@ public class TopologyProducer {
 
         builder.addStateStore(store(BudgetProcessor.STORE, ids, GcSerdes.gcObject()));
         builder.addStateStore(store(BudgetProcessor.KEYS, ids, Topics.OBJECTS.valueSerde()));
+        builder.addStateStore(store(BudgetProcessor.EARLY_RECLAIMS, Serdes.Bytes(), Topics.RECLAIMS.valueSerde()));
         OrphanSweep.Settings orphans = settings.orphans();
-        out.filter((k, o) -> o instanceof LedgerOutput.Summary)
+        KStream<ObjectId, BudgetInput> summaries = out.filter((k, o) -> o instanceof LedgerOutput.Summary)
                 .map((k, o) -> KeyValue.pair(((LedgerOutput.Summary) o).id(), ((LedgerOutput.Summary) o).object()))
                 .repartition(Repartitioned.with(ids, GcSerdes.gcObject()).withNumberOfPartitions(1)
                         .withName(BUDGET_TOPIC))
+                .mapValues(BudgetInput.Summary::new);
+        // a node's reclaims by object id, into the budget task (one partition, whatever the count of reclaims);
+        // keys that are not promptcache's objects (ObjectKey) are not the GC's to tombstone
+        KStream<ObjectId, BudgetInput> reclaims = builder
+                .stream(catalog.name(Topics.RECLAIMS), Consumed.with(Topics.RECLAIMS.keySerde(),
+                        Topics.RECLAIMS.valueSerde()))
+                .filter((node, reclaim) -> reclaim != null && ObjectKey.objectId(reclaim.getKey()) != null)
+                .map((node, reclaim) -> KeyValue.pair(ObjectKey.objectId(reclaim.getKey()), reclaim))
+                .repartition(Repartitioned.with(ids, Topics.RECLAIMS.valueSerde()).withNumberOfPartitions(1)
+                        .withName(RECLAIMS_TOPIC))
+                .mapValues(BudgetInput.Reclaimed::new);
+        summaries.merge(reclaims)
                 .process(() -> new BudgetProcessor(settings.budget(),
                         new OrphanSweep(orphans, outbox, settings.liveness(), metrics), outbox, metrics),
-                        BudgetProcessor.STORE, BudgetProcessor.KEYS)
+                        BudgetProcessor.STORE, BudgetProcessor.KEYS, BudgetProcessor.EARLY_RECLAIMS)
                 .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
         return builder.build();
     }

@@ -47,6 +47,7 @@ import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.proto.Reclaim;
 import io.promptcache.schema.proto.TombstoneReason;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -71,6 +72,7 @@ class GcTopologyTest {
     private TestInputTopic<ObjectId, ObjectRecord> objectsIn;
     private TestInputTopic<PrefixKey, PrefixEntry> prefixesIn;
     private TestInputTopic<ObjectId, AccessEvent> access;
+    private TestInputTopic<NodeId, Reclaim> reclaims;
     private TestOutputTopic<ObjectId, ObjectRecord> objectsOut;
     private TestOutputTopic<PrefixKey, PrefixEntry> prefixesOut;
     private long now = T0;
@@ -111,6 +113,8 @@ class GcTopologyTest {
                 Topics.PREFIXES.valueSerde().serializer());
         access = driver.createInputTopic(CATALOG.name(Topics.ACCESS), Topics.ACCESS.keySerde().serializer(),
                 Topics.ACCESS.valueSerde().serializer());
+        reclaims = driver.createInputTopic(CATALOG.name(Topics.RECLAIMS), Topics.RECLAIMS.keySerde().serializer(),
+                Topics.RECLAIMS.valueSerde().serializer());
         objectsOut = driver.createOutputTopic(CATALOG.name(Topics.OBJECTS),
                 Topics.OBJECTS.keySerde().deserializer(), Topics.OBJECTS.valueSerde().deserializer());
         prefixesOut = driver.createOutputTopic(CATALOG.name(Topics.PREFIXES),
@@ -422,6 +426,61 @@ class GcTopologyTest {
                 url + " ext-bucket/" + orphan, url + " ext-bucket/" + Records.NAMESPACE + "/" + ids.get(0),
                 url + " ext-bucket/" + Records.NAMESPACE + "/" + ids.get(1));
         assertThat(storage.marks()).isEmpty();
+    }
+
+    @Test
+    void shouldTombstoneAnObjectItsNodeReclaimedAtOnceAndOnlyOnce() {
+        // Given: two objects on n1, well within its budget
+        ObjectId reclaimed = store(100, T0, 0, 1);
+        ObjectId kept = store(100, T0, 0, 2);
+        advance(Duration.ofSeconds(1));
+        assertThat(objectsOut.isEmpty()).isTrue();
+
+        // When: n1 says it deleted one for room; the same record comes twice (a retried send); another node says it
+        // deleted the other (it holds no copy)
+        reclaims.pipeInput(new NodeId("n1"), reclaim("n1", reclaimed), now);
+        reclaims.pipeInput(new NodeId("n1"), reclaim("n1", reclaimed), now);
+        reclaims.pipeInput(new NodeId("n2"), reclaim("n2", kept), now);
+
+        // Then: one tombstone, at once (no round needed), due now and naming n1 as the node it is gone from (phase two
+        // sends it no DELETE); nothing for the other
+        List<KeyValue<ObjectId, ObjectRecord>> out = objectsOut.readKeyValuesToList();
+        assertThat(out).extracting(kv -> kv.key).containsExactly(reclaimed);
+        assertThat(out.get(0).value.getState()).isEqualTo(ObjectState.OBJECT_STATE_TOMBSTONED);
+        assertThat(out.get(0).value.getTombstone().getReason()).isEqualTo(TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET);
+        assertThat(out.get(0).value.getTombstone().getDeletedOnList()).containsExactly("n1");
+        assertThat(out.get(0).value.getTombstone().getDeleteAfterMs()).isEqualTo(now);
+        advance(Duration.ofSeconds(3));
+        assertThat(storage.deletes()).as("no DELETE: the node deleted it").isEmpty();
+    }
+
+    @Test
+    void shouldApplyAReclaimThatCameBeforeItsObjectsFirstSummary() {
+        // Given: n1 deleted an object the GC has not learned yet (its record is still on its way)
+        ObjectId early = ObjectId.generate();
+        ObjectId never = ObjectId.generate();
+        reclaims.pipeInput(new NodeId("n1"), reclaim("n1", early), now);
+        reclaims.pipeInput(new NodeId("n1"), reclaim("n1", never), now);
+        advance(Duration.ofSeconds(2));
+        assertThat(objectsOut.isEmpty()).isTrue();
+
+        // When: its record arrives
+        objectsIn.pipeInput(early, Records.live(early, "n1", 100, now), now);
+
+        // Then: tombstoned as it arrives
+        assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly(early);
+
+        // When: the other object's record comes only after the reclaim was kept for 10 minutes
+        advance(Duration.ofMinutes(11));
+        objectsIn.pipeInput(never, Records.live(never, "n1", 100, now), now);
+
+        // Then: that reclaim was dropped: the object is LIVE
+        assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key).doesNotContain(never);
+    }
+
+    private Reclaim reclaim(String node, ObjectId id) {
+        return Reclaim.newBuilder().setSchemaVersion(1).setNodeId(node).setBucket(Records.BUCKET)
+                .setKey(Records.NAMESPACE + "/" + id).setReclaimedAtMs(now).build();
     }
 
     /** An external endpoint's configuration: a 1000-byte budget, every other setting left to its default. */

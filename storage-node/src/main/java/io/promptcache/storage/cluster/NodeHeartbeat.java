@@ -1,7 +1,6 @@
 package io.promptcache.storage.cluster;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,7 +23,6 @@ import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.proto.NodeState;
 import io.promptcache.schema.proto.NodeStatus;
-import io.promptcache.schema.proto.ReclaimedObject;
 import io.promptcache.schema.serde.SchemaVersion;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -37,7 +35,8 @@ import io.smallrye.common.annotation.Identifier;
 
 /**
  * Publishes this node's {@link NodeStatus} to the {@code nodes} topic every heartbeat interval, and a DOWN status
- * on shutdown. Runs on its own thread with bounded blocking: the S3 path never waits for Kafka, and a broker that is
+ * on shutdown; before each, the objects it deleted on its own since the last one, on {@code reclaims}
+ * ({@link ReclaimSender}). Runs on its own thread with bounded blocking: the S3 path never waits for Kafka, and a broker that is
  * away only delays heartbeats (logged at WARN). Without any Kafka configuration the node is a plain S3 server:
  * heartbeats are off, said once at start.
  */
@@ -48,9 +47,9 @@ public class NodeHeartbeat {
     private static final long NUDGE_MS = 50;
     /**
      * At least this long between a heartbeat and an extra one. The GC reads the nodes' latest heartbeats once a round
-     * (1 s by default), so a faster pace buys nothing, and each heartbeat carries the whole window of reclaimed
-     * candidates: a node short of room that nudged 50 ms after every reclaim wrote ~1 MB/s to {@code nodes}, which
-     * every index replica and the GC read (docs/benchmarks.md, "Heartbeats at the GC's pace").
+     * (1 s by default), so a faster pace buys nothing: a node short of room that nudged 50 ms after every reclaim
+     * wrote ~1 MB/s to {@code nodes} (its heartbeats then listed the reclaims), which every index replica and the GC
+     * read (docs/benchmarks.md, "Heartbeats at the GC's pace").
      */
     static final long NUDGE_GAP_MS = 250;
 
@@ -58,9 +57,11 @@ public class NodeHeartbeat {
     private final StorageConfig config;
     private final Map<String, Object> kafkaConfig;
     private final String topic;
+    private final String reclaimsTopic;
     private final NodeId nodeId;
     private ScheduledExecutorService timer;
     private KafkaProducer<NodeId, NodeStatus> producer;
+    private ReclaimSender reclaims;
     private volatile boolean warned;
     private volatile boolean delivered;
     private final AtomicBoolean nudged = new AtomicBoolean();
@@ -75,9 +76,10 @@ public class NodeHeartbeat {
         this.store = store;
         this.config = config;
         this.kafkaConfig = kafkaConfig;
-        this.topic = new TopicCatalog(ConfigProvider.getConfig()
-                .getOptionalValue(TopicCatalog.PREFIX_CONFIG_KEY, String.class).orElse(TopicCatalog.DEFAULT_PREFIX))
-                .name(Topics.NODES);
+        TopicCatalog catalog = new TopicCatalog(ConfigProvider.getConfig()
+                .getOptionalValue(TopicCatalog.PREFIX_CONFIG_KEY, String.class).orElse(TopicCatalog.DEFAULT_PREFIX));
+        this.topic = catalog.name(Topics.NODES);
+        this.reclaimsTopic = catalog.name(Topics.RECLAIMS);
         this.nodeId = new NodeId(config.nodeId());
     }
 
@@ -95,6 +97,8 @@ public class NodeHeartbeat {
         producerConfig.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         producer = new KafkaProducer<>(producerConfig, Topics.NODES.keySerde().serializer(),
                 Topics.NODES.valueSerde().serializer());
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "storage-node-reclaims-" + nodeId);
+        reclaims = new ReclaimSender(store.reclaimed(), reclaimsTopic, nodeId, producerConfig);
         timer = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "node-heartbeat"));
         long period = Math.max(100, config.heartbeatInterval().toMillis());
         timer.scheduleAtFixedRate(() -> publish(NodeState.NODE_STATE_UP), 0, period, TimeUnit.MILLISECONDS);
@@ -104,8 +108,8 @@ public class NodeHeartbeat {
 
     /**
      * An extra heartbeat within {@value #NUDGE_MS} ms, and no sooner than {@value #NUDGE_GAP_MS} ms after the last
-     * one (the reclaims in between coalesce into one): the GC learns of a reclaimed candidate without waiting for
-     * the period, so lookups stop returning it sooner.
+     * one (the reclaims in between go together): the GC learns of a reclaimed candidate, and of the room it made,
+     * without waiting for the period, so lookups stop returning it sooner.
      */
     private void soon() {
         if (timer != null && nudged.compareAndSet(false, true)) {
@@ -140,6 +144,7 @@ public class NodeHeartbeat {
             // only when the broker was reachable: a DOWN that cannot be delivered would just delay shutdown
             publish(NodeState.NODE_STATE_DOWN);
         }
+        reclaims.close();
         producer.close(Duration.ofSeconds(2));
     }
 
@@ -153,14 +158,13 @@ public class NodeHeartbeat {
                 .setRamCapacityBytes(store.tierStats().ramCapacityBytes())
                 .setRamUsedBytes(store.tierStats().ramUsedBytes()).setRamHitRatio(store.tierStats().ramHitRatio())
                 .setWriterQueueDepth(store.tierStats().writerQueueDepth())
-                .setReclaimsOnDemand(store.options().reclaimOnDemand())
-                .addAllReclaimed(reclaimed()).build();
+                .setReclaimsOnDemand(store.options().reclaimOnDemand()).build();
     }
 
     /**
      * {@link ObjectStore#reclaimableBytes()} at most once per heartbeat interval: it reads every marked object's
      * entry, and a node short of room nudges a heartbeat for every candidate it reclaims (tens a second under load),
-     * which made it a third of the node's CPU. The extra heartbeats are for their {@code reclaimed} list; the
+     * which made it a third of the node's CPU. The extra heartbeats are for the reclaims sent before them; the
      * reclaimable estimate of the periodic one serves placement.
      */
     private long reclaimableBytes() {
@@ -172,15 +176,9 @@ public class NodeHeartbeat {
         return reclaimable;
     }
 
-    private List<ReclaimedObject> reclaimed() {
-        return store.reclaimed().recent(System.currentTimeMillis()).stream()
-                .map(e -> ReclaimedObject.newBuilder().setBucket(e.bucket()).setKey(e.key())
-                        .setReclaimedAtMs(e.atMs()).build())
-                .toList();
-    }
-
     private void publish(NodeState state) {
         publishedAtMs = System.currentTimeMillis();
+        reclaims.send();
         try {
             producer.send(new ProducerRecord<>(topic, nodeId, status(state)), (metadata, error) -> {
                 if (error != null) {

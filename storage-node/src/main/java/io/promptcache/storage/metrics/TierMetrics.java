@@ -47,7 +47,12 @@ public class TierMetrics {
                 "Objects the GC had evicted, deleted before the end of their grace window to make room for a write");
         counter(registry, "promptcache.storage.self.evicted", s, TierStats::selfEvicted,
                 "Objects this node deleted for room on its own, least recently used first, when nothing the GC marked"
-                        + " was left (reported in its heartbeats, then tombstoned by the GC)");
+                        + " was left (sent on the reclaims topic, then tombstoned by the GC)");
+        FunctionCounter.builder("promptcache.storage.reclaims.unreported", store.reclaimed(),
+                log -> log.unreported())
+                .description("Objects this node deleted for room whose reclaims record was dropped unsent: the queue "
+                        + "was full while the broker was away (each costs a miss when a lookup returns it)")
+                .register(registry);
         counter(registry, "promptcache.storage.reclaim.waits", s, TierStats::reclaimWaits,
                 "Writes that found nothing marked to delete and waited for the GC to mark more (reclaim-wait)");
         counter(registry, "promptcache.storage.trimmed.files", s, TierStats::trimmed,

@@ -4,28 +4,28 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * The eviction candidates this node deleted for writes lately, which heartbeats report so the GC tombstones them
- * (lookups must stop returning an object that is gone). An entry stays {@link #WINDOW_MS} (several heartbeats: one
- * lost heartbeat loses nothing) and at most {@link #MAX_ENTRIES} are kept; an entry the GC never saw costs one miss
- * (the engine's GET answers 404 and it reports invalidate).
+ * The objects this node deleted on its own for writes (eviction candidates, or its own least recently used objects):
+ * each is queued once to be sent on the {@code reclaims} topic (so the GC tombstones it: lookups must stop returning
+ * an object that is gone), and remembered for {@link #WINDOW_MS} so that a GET of it says why it is gone. The queue
+ * keeps at most {@link #MAX_UNSENT} (the newest; the dropped ones are counted): an entry the GC never saw costs one
+ * miss (the engine's GET answers 404 and it reports invalidate).
  */
 public final class ReclaimLog {
 
-    /**
-     * How long a reclaimed object is reported: ten of the GC's rounds at its default pace (it reads every node's
-     * latest heartbeat once a round, 1 s), and several heartbeats. Each heartbeat carries the whole window, so its
-     * length multiplies the bytes of the {@code nodes} topic, which every index replica and the GC read: 30 s made
-     * them ~0.6-0.9 MB/s on 2 cores under load (docs/benchmarks.md, "Heartbeats at the GC's pace").
-     */
+    /** How long a reclaimed object is remembered for a GET of it ({@code promptcache-reclaimed} in its 404). */
     public static final long WINDOW_MS = 10_000;
-    /** At most this many reclaimed objects are reported (the newest). */
+    /** At most this many reclaimed objects are remembered (the newest). */
     public static final int MAX_ENTRIES = 4096;
+    /** At most this many reclaimed objects wait to be sent (the newest; a broker away for long loses the oldest). */
+    public static final int MAX_UNSENT = 65_536;
 
     /** A candidate deleted at {@code atMs}. */
     public record Entry(String bucket, String key, long atMs) {
     }
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private final ArrayDeque<Entry> unsent = new ArrayDeque<>();
+    private long dropped;
     private volatile Runnable listener = () -> {
     };
 
@@ -36,10 +36,37 @@ public final class ReclaimLog {
 
     void add(String bucket, String key, long nowMs) {
         synchronized (this) {
-            entries.addLast(new Entry(bucket, key, nowMs));
+            Entry entry = new Entry(bucket, key, nowMs);
+            entries.addLast(entry);
             trim(nowMs);
+            queue(entry);
         }
         listener.run();
+    }
+
+    /** Takes the reclaimed objects not sent yet, oldest first. */
+    public synchronized List<Entry> takeUnsent() {
+        List<Entry> taken = List.copyOf(unsent);
+        unsent.clear();
+        return taken;
+    }
+
+    /** Queues {@code entries} again, whose sending failed (a broker away). */
+    public synchronized void requeue(List<Entry> failed) {
+        failed.forEach(this::queue);
+    }
+
+    /** How many reclaimed objects were dropped unsent: the queue was full. */
+    public synchronized long unreported() {
+        return dropped;
+    }
+
+    private void queue(Entry entry) {
+        unsent.addLast(entry);
+        while (unsent.size() > MAX_UNSENT) {
+            unsent.removeFirst();
+            dropped++;
+        }
     }
 
     /** The entries of the window ending at {@code nowMs}, oldest first. */
