@@ -1,0 +1,9 @@
+package io.promptcache.index;
+
+import io.promptcache.devservices.testing.KafkaMetersContract;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The replica's /q/metrics carries its Kafka Streams thread meters, not one series per store or partition. */
+@QuarkusTest
+class KafkaMetersTest extends KafkaMetersContract {
+}
