@@ -124,7 +124,7 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
 
     private void summary(ObjectId id, GcObject summary) {
         GcObject known = book.get(id);
-        GcObject object = summary;
+        GcObject object = summary; // replaced below by the summary without its listed keys
         if (object == null) {
             store.delete(id);
             keys.delete(id);

@@ -3,9 +3,12 @@ package io.promptcache.storage.cluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,21 +48,44 @@ final class ReclaimSender implements AutoCloseable {
         for (int i = 0; i < entries.size(); i++) {
             ReclaimLog.Entry entry = entries.get(i);
             try {
-                producer.send(new ProducerRecord<>(topic, nodeId, record(entry)), (metadata, error) -> {
-                    if (error != null) {
-                        log.requeue(List.of(entry));
-                        warnOnce(error);
-                    } else if (warned) {
-                        warned = false;
-                        LOG.info("Reclaims of node {} are delivered again", nodeId);
-                    }
-                });
+                Future<RecordMetadata> sent = producer.send(new ProducerRecord<>(topic, nodeId, record(entry)),
+                        (metadata, error) -> {
+                            if (error != null) {
+                                log.requeue(List.of(entry));
+                                warnOnce(error);
+                            } else if (warned) {
+                                warned = false;
+                                LOG.info("Reclaims of node {} are delivered again", nodeId);
+                            }
+                        });
+                if (failedAtOnce(sent)) {
+                    // the broker's metadata did not come within max.block.ms: each further send would block as long
+                    // (the heartbeat thread, for minutes with a long queue); the rest wait for the next heartbeat
+                    log.requeue(entries.subList(i + 1, entries.size()));
+                    return;
+                }
             } catch (RuntimeException e) {
                 // not handed to the producer (it is closing, or the broker's metadata did not come): these wait
                 log.requeue(entries.subList(i, entries.size()));
                 warnOnce(e);
                 return;
             }
+        }
+    }
+
+    /** Whether {@code sent} failed before send returned (its callback has put the entry back already). */
+    private static boolean failedAtOnce(Future<RecordMetadata> sent) {
+        if (!sent.isDone()) {
+            return false;
+        }
+        try {
+            sent.get();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
         }
     }
 
