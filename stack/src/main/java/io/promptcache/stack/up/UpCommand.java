@@ -124,7 +124,7 @@ public final class UpCommand implements Callable<Integer> {
     boolean aot;
 
     @Option(names = "--jit", description = "the services' JIT: FULL (C1 then C2, the JVM's default: the fastest code "
-            + "after a few minutes) or QUICK (C1 only: fast from the first minute, 25-30 % less throughput "
+            + "after a few minutes) or QUICK (C1 only: fast from the first minute, 25-30 %% less throughput "
             + "later; for short runs on few cores) (default ${DEFAULT-VALUE})")
     Jvm.Jit jit = Jvm.Jit.FULL;
 
