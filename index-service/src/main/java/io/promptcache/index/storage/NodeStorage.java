@@ -37,6 +37,16 @@ public interface NodeStorage {
     void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned);
 
     /**
+     * A continuation in one PutObject on promptcache's own node (event-schema {@code PrefixedPut}; only for a node
+     * whose status says {@code prefix_puts}): the object is the first {@code prefixBytes} of
+     * {@code sourceBucket/sourceKey}, shared, then {@code bytes} bytes streamed from {@code body} (not retried).
+     * {@link StorageCallException.Kind#NOT_FOUND} when the parent is gone; {@link StorageCallException.Kind#REFUSED}
+     * when the node did not take the prefix (what it stored is deleted).
+     */
+    void putPrefixed(NodeStatus node, String key, boolean pinned, String sourceBucket, String sourceKey,
+            long prefixBytes, InputStream body, long bytes);
+
+    /**
      * Marks an object the engine PUT itself (two-step store) as pinned, so the node never deletes it on its own: a
      * CopyObject of it onto itself with the pin marker ({@code REPLACE}: the engine's PUT set no metadata of ours).
      * Nothing on an external endpoint, which deletes nothing on its own (and might copy the bytes to set metadata).

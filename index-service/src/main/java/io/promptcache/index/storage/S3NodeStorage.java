@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeMarkers;
+import io.promptcache.schema.node.PrefixedPut;
 import io.promptcache.schema.proto.NodeStatus;
 
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
@@ -36,6 +37,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
@@ -139,6 +141,47 @@ public class S3NodeStorage implements NodeStorage {
             }
             LOG.debug("PUT of {} to {}: the connection broke after the last byte, and the object is there whole",
                     key, node.getNodeId());
+        }
+    }
+
+    @Override
+    public void putPrefixed(NodeStatus node, String key, boolean pinned, String sourceBucket, String sourceKey,
+            long prefixBytes, InputStream body, long bytes) {
+        prepare(node);
+        SentBody sent = new SentBody(body, bytes);
+        String prefix = Long.toString(prefixBytes);
+        PutObjectResponse answer;
+        try {
+            answer = call(node, "take the continuation", () -> client.putObject(b -> b.bucket(bucket(node)).key(key)
+                    .contentLength(bytes).contentType("application/octet-stream").metadata(markers(pinned))
+                    .overrideConfiguration(once(node).toBuilder().putHeader(PrefixedPut.FROM, path(sourceBucket,
+                            sourceKey)).putHeader(PrefixedPut.BYTES, prefix).build()),
+                    RequestBody.fromInputStream(sent, bytes)));
+        } catch (StorageCallException e) {
+            if (!sent.allTaken() || e.kind() != StorageCallException.Kind.UNREACHABLE
+                    || storedSize(node, key) != prefixBytes + bytes) {
+                throw e;
+            }
+            LOG.debug("Prefixed PUT of {} to {}: the connection broke after the last byte, and the object is there "
+                    + "whole", key, node.getNodeId());
+            return;
+        }
+        if (!answer.sdkHttpResponse().firstMatchingHeader(PrefixedPut.BYTES).filter(prefix::equals)
+                .isPresent()) {
+            // a server that ignored the headers stored the new bytes alone: never leave that under the key
+            deleteQuietly(node, key);
+            throw new StorageCallException(StorageCallException.Kind.REFUSED, "storage node " + node.getNodeId()
+                    + " did not take the continuation's prefix (no " + PrefixedPut.BYTES + " in its answer: a node "
+                    + "that predates prefixed PUTs?); the object it stored was deleted", null);
+        }
+    }
+
+    private void deleteQuietly(NodeStatus node, String key) {
+        try {
+            call(node, "delete the object", () -> client.deleteObject(b -> b.bucket(bucket(node)).key(key)
+                    .overrideConfiguration(at(node))));
+        } catch (StorageCallException e) {
+            LOG.warn("Could not delete {} on {}: {}", key, node.getNodeId(), e.getMessage());
         }
     }
 
@@ -332,13 +375,17 @@ public class S3NodeStorage implements NodeStorage {
     }
 
     static String plainUrl(String endpoint, String bucket, String key) {
-        StringBuilder url = new StringBuilder(endpoint.endsWith("/")
-                ? endpoint.substring(0, endpoint.length() - 1)
-                : endpoint).append('/').append(bucket);
+        return (endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint) + '/'
+                + path(bucket, key);
+    }
+
+    /** {@code bucket/key}, each segment of the key percent-encoded: a URL's path, or a copy source. */
+    static String path(String bucket, String key) {
+        StringBuilder path = new StringBuilder(bucket);
         for (String segment : key.split("/", -1)) {
-            url.append('/').append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+            path.append('/').append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
         }
-        return url.toString();
+        return path.toString();
     }
 
     /** The request override that sends a request to {@code node}. */

@@ -30,7 +30,9 @@ import io.promptcache.schema.proto.NodeStatus;
  * same calls (by copying bytes). A failed continuation is aborted, so nothing is left on the node.
  *
  * <p>When the engine sent only the new bytes (nothing to fall back to if the copy fails), the copy runs beside the
- * upload of the new bytes ({@code overlap}): three round trips in a row instead of four.
+ * upload of the new bytes ({@code overlap}): three round trips in a row instead of four; and on promptcache's own
+ * nodes that take it ({@code NodeStatus.prefix_puts}) the four calls are one, a prefixed PutObject (event-schema
+ * {@code PrefixedPut}, docs/architecture.md "One PUT per continuation"), which the node completes or aborts itself.
  */
 @ApplicationScoped
 public class ContinuationUploads {
@@ -53,8 +55,19 @@ public class ContinuationUploads {
         this.copyWrites = copyWrites;
     }
 
-    /** An upload started on a node, its first part the parent's shared bytes (copied, or being copied). */
-    public record Upload(NodeStatus node, String uploadId, CompletableFuture<String> sharedEtag) {
+    /**
+     * An upload started on a node, its first part the parent's shared bytes (copied, or being copied); or, with
+     * {@code prefix}, a prefixed PUT still to send (no upload id: the node makes and completes its own).
+     */
+    public record Upload(NodeStatus node, String uploadId, CompletableFuture<String> sharedEtag, Prefix prefix) {
+
+        Upload(NodeStatus node, String uploadId, CompletableFuture<String> sharedEtag) {
+            this(node, uploadId, sharedEtag, null);
+        }
+    }
+
+    /** What a prefixed PUT shares: the parent's first {@code bytes}; {@code pinned}: the new object is pinned. */
+    public record Prefix(String bucket, String key, long bytes, boolean pinned) {
     }
 
     /**
@@ -88,6 +101,10 @@ public class ContinuationUploads {
      * can still store it whole).
      */
     private Upload start(Continuation c, NodeStatus node, String key, boolean pinned, boolean overlap) {
+        if (overlap && node.getPrefixPuts() && !node.hasExternal()) {
+            return new Upload(node, null, null, new Prefix(c.parent().getBucket(), c.parent().getKey(),
+                    c.sharedBytes(), pinned));
+        }
         String uploadId = call(() -> storage.createUpload(node, key, pinned));
         Supplier<String> copy = () -> call(() -> storage.copyPart(node, key, uploadId, SHARED_PART,
                 c.parent().getBucket(), c.parent().getKey(), c.sharedBytes()));
@@ -115,6 +132,15 @@ public class ContinuationUploads {
 
     private void finish(String key, Upload upload, InputStream body, long bytes) {
         NodeStatus node = upload.node();
+        Prefix prefix = upload.prefix();
+        if (prefix != null) {
+            call(() -> {
+                storage.putPrefixed(node, key, prefix.pinned(), prefix.bucket(), prefix.key(), prefix.bytes(), body,
+                        bytes);
+                return null;
+            });
+            return;
+        }
         try {
             String etag = call(() -> storage.uploadPart(node, key, upload.uploadId(), NEW_PART, body, bytes));
             complete(node, key, upload.uploadId(), shared(upload), etag);

@@ -63,6 +63,7 @@ class ContinuationStoreTest extends NodeBackedTest {
                 .extract().path("objectId");
         long used = node.usedBytes();
         double records = Api.counter("promptcache_store_records_total");
+        NodeCalls calls = NodeCalls.of(node);
         // When: turn 2 extends it by 6 blocks and the engine sends only those (fromBlock 10)
         int[] turn2 = extend(turn1, 16 * BLOCK_TOKENS, 3);
         byte[] new2 = Api.randomBytes(6 * BLOCK_BYTES, 4);
@@ -75,6 +76,9 @@ class ContinuationStoreTest extends NodeBackedTest {
         // one range GET returns turn 1's bytes then turn 2's
         assertThat(node.usedBytes() - used).isEqualTo(6L * BLOCK_BYTES);
         assertThat(Api.counter("promptcache_store_records_total") - records).isEqualTo(7);
+        // in one call to the node: a prefixed PUT (the node says it takes them), none of the multipart calls
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(calls.since())
+                .isEqualTo(new NodeCalls(1, 0, 0, 0, 0)));
         // its record lists the keys of those 6 blocks (the GC learns them from it), as each of their ADVERTISEs says
         PrefixChain chain = PrefixChain.ofTokens(NamespaceId.parse(ns), HashAlgorithm.fromWireName(given()
                 .get("/v1/namespaces/" + ns).then().statusCode(200).extract().path("hashAlgorithm")), BLOCK_TOKENS,
@@ -94,9 +98,13 @@ class ContinuationStoreTest extends NodeBackedTest {
         int[] turn3 = extend(turn2, 18 * BLOCK_TOKENS, 5);
         byte[] expected3 = concat(expected2, Api.randomBytes(2 * BLOCK_BYTES, 6));
         long beforeTurn3 = node.usedBytes();
+        NodeCalls beforeThird = NodeCalls.of(node);
         String third = Api.store(ns, turn3, BLOCK_BYTES, expected3).statusCode(201).body("continues", equalTo(second))
                 .body("sharedBytes", equalTo(16 * BLOCK_BYTES)).extract().path("objectId");
         assertThat(node.usedBytes() - beforeTurn3).isEqualTo(2L * BLOCK_BYTES);
+        // sent whole, it may fall back to a whole store if the copy fails: the four multipart calls, copy first
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(beforeThird.since())
+                .isEqualTo(new NodeCalls(0, 1, 1, 1, 1)));
         assertThat(hitBytes(ns, turn3, third, 18)).isEqualTo(expected3);
 
         // and the earlier turns can go: the latest still reads whole, and turn 1's prompt, whose keys name the
@@ -230,7 +238,7 @@ class ContinuationStoreTest extends NodeBackedTest {
     }
 
     /** The bytes one range GET returns for the lookup of {@code prompt}, after checking the hit (any object: null). */
-    private static byte[] hitBytes(String ns, int[] prompt, String objectId, int blocks) throws Exception {
+    static byte[] hitBytes(String ns, int[] prompt, String objectId, int blocks) throws Exception {
         ExtractableResponse<Response> hit = Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(true))
                 .body("blocks", equalTo(blocks)).extract();
         if (objectId != null) {
@@ -242,7 +250,7 @@ class ContinuationStoreTest extends NodeBackedTest {
         return response.body();
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
+    static byte[] concat(byte[] a, byte[] b) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(a);
         out.writeBytes(b);

@@ -158,7 +158,7 @@ public class NodeHeartbeat {
                 .setRamCapacityBytes(store.tierStats().ramCapacityBytes())
                 .setRamUsedBytes(store.tierStats().ramUsedBytes()).setRamHitRatio(store.tierStats().ramHitRatio())
                 .setWriterQueueDepth(store.tierStats().writerQueueDepth())
-                .setReclaimsOnDemand(store.options().reclaimOnDemand()).build();
+                .setReclaimsOnDemand(store.options().reclaimOnDemand()).setPrefixPuts(config.prefixPuts()).build();
     }
 
     /**

@@ -77,6 +77,14 @@ public interface StorageConfig {
     boolean reclaimOnDemand();
 
     /**
+     * Take a continuation in one PutObject (promptcache's prefixed PUT, event-schema {@code PrefixedPut}), and say so
+     * in heartbeats: index-service then stores a continuation with one call instead of four. Off: such PUTs are
+     * refused (501) and heartbeats say so, and index-service uses the four multipart calls.
+     */
+    @WithDefault("true")
+    boolean prefixPuts();
+
+    /**
      * With {@code reclaim-on-demand}, how long a write short of room, with no marked object left to delete, waits for
      * the gc-processor to mark more (its next round) before the node answers 507. A burst that outruns the GC's
      * candidates is then slowed down, not refused. 0: refused at once.

@@ -3,6 +3,7 @@ package io.promptcache.storage.s3;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 
+import io.promptcache.schema.node.PrefixedPut;
 import io.promptcache.storage.auth.SigningContext;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
@@ -11,6 +12,7 @@ import io.promptcache.storage.store.ObjectHeaders;
 import io.promptcache.storage.store.ObjectStore;
 import io.promptcache.storage.store.WriteCondition;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.buffer.impl.BufferImpl;
 import io.vertx.core.http.HttpServerRequest;
@@ -19,16 +21,22 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * PutObject, streaming: the request is paused while the upload starts on a worker thread, body chunks then go
  * straight into the upload's temporary file (page-cache writes), and the commit (fsync, rename, metadata) runs on
- * a worker again. The body is never held in memory as a whole.
+ * a worker again. The body is never held in memory as a whole. A PutObject with promptcache's prefix headers is a
+ * continuation in one call ({@link PrefixedPuts}); UploadPart streams the same way into its part.
  */
 final class PutObjectHandler {
 
     private final ObjectStore store;
+    private final PrefixedPuts prefixedPuts;
     private final long maxObjectBytes;
+    /** Whether prefixed PUTs are served (else refused with 501). */
+    private final boolean prefixPuts;
 
-    PutObjectHandler(ObjectStore store, long maxObjectBytes) {
+    PutObjectHandler(ObjectStore store, long maxObjectBytes, boolean prefixPuts) {
         this.store = store;
+        this.prefixedPuts = new PrefixedPuts(store);
         this.maxObjectBytes = maxObjectBytes;
+        this.prefixPuts = prefixPuts;
     }
 
     void handle(RoutingContext ctx, S3Path path) {
@@ -48,35 +56,57 @@ final class PutObjectHandler {
         ObjectHeaders objectHeaders = S3Headers.objectHeaders(headers);
         // Registered before the upload exists: a client that disconnects while it is being opened must still
         // get its upload aborted. Both this handler and the completion below run on the request's event loop.
-        PutState state = new PutState();
+        PutState state = new PutState(ctx.vertx());
         req.exceptionHandler(e -> state.fail());
         String uploadId = req.getParam("uploadId");
+        PrefixedPuts.Prefix prefix = PrefixedPuts.of(headers);
+        if (prefix != null && !prefixPuts) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "Prefixed PUTs are off on this node "
+                    + "(promptcache.storage.prefix-puts=false); nothing was done.");
+        }
         WriteCondition condition = Preconditions.writeCondition(headers);
         SigningContext signing = Authenticator.signing(ctx);
-        ctx.vertx().executeBlocking(
-                () -> new PutBody(uploadId == null
-                        ? store.beginPut(path.bucket(), path.key(), declared, objectHeaders, condition)
-                        : store.multipart().beginPart(path.bucket(), path.key(), uploadId,
-                                MultipartHandlers.partNumber(req.getParam("partNumber")), declared),
-                        awsChunked, checksum, headerChecksum, md5, signing),
-                false)
-                .onComplete(opened -> {
-                    if (opened.failed()) {
-                        S3Errors.send(ctx, opened.cause(), path.resource());
-                    } else if (state.failed) {
-                        opened.result().abort();
-                    } else {
-                        state.body = opened.result();
-                        stream(ctx, path, state);
-                    }
-                });
+        ctx.vertx().executeBlocking(() -> {
+            if (prefix != null) {
+                PrefixedPuts.Started started = prefixedPuts.begin(path, prefix, declared, objectHeaders, condition);
+                return new Opened(new PutBody(started.body(), awsChunked, checksum, headerChecksum, md5, signing),
+                        started);
+            }
+            return new Opened(new PutBody(uploadId == null
+                    ? store.beginPut(path.bucket(), path.key(), declared, objectHeaders, condition)
+                    : store.multipart().beginPart(path.bucket(), path.key(), uploadId,
+                            MultipartHandlers.partNumber(req.getParam("partNumber")), declared),
+                    awsChunked, checksum, headerChecksum, md5, signing), null);
+        }, false).onComplete(opened -> {
+            if (opened.failed()) {
+                S3Errors.send(ctx, opened.cause(), path.resource());
+                return;
+            }
+            state.body = opened.result().body();
+            state.prefixed = opened.result().prefixed();
+            if (state.failed) {
+                state.abort();
+            } else {
+                stream(ctx, path, state, prefix, condition);
+            }
+        });
+    }
+
+    /** A PUT's body, opened on a worker; {@code prefixed}: the prefixed PUT it is the body of, or null. */
+    private record Opened(PutBody body, PrefixedPuts.Started prefixed) {
     }
 
     /** One PUT's progress, touched only on the request's event loop. */
-    private static final class PutState {
+    private final class PutState {
 
+        private final Vertx vertx;
         private PutBody body;
+        private PrefixedPuts.Started prefixed;
         private boolean failed;
+
+        PutState(Vertx vertx) {
+            this.vertx = vertx;
+        }
 
         /** Stops the upload; true the first time. */
         boolean fail() {
@@ -84,14 +114,29 @@ final class PutObjectHandler {
                 return false;
             }
             failed = true;
+            abort();
+            return true;
+        }
+
+        /** Aborts what was opened (the body, and a prefixed PUT's upload). */
+        void abort() {
             if (body != null) {
                 body.abort();
             }
-            return true;
+            if (prefixed != null) {
+                PrefixedPuts.Started started = prefixed;
+                prefixed = null;
+                // the upload's abort writes the node's records: a worker's job
+                vertx.executeBlocking(() -> {
+                    prefixedPuts.abort(started);
+                    return null;
+                }, false);
+            }
         }
     }
 
-    private void stream(RoutingContext ctx, S3Path path, PutState state) {
+    private void stream(RoutingContext ctx, S3Path path, PutState state, PrefixedPuts.Prefix prefix,
+            WriteCondition condition) {
         HttpServerRequest req = ctx.request();
         PutBody body = state.body;
         req.handler(buffer -> {
@@ -109,16 +154,22 @@ final class PutObjectHandler {
             if (state.failed) {
                 return;
             }
-            ctx.vertx().executeBlocking(body::commit, false).onComplete(result -> {
-                if (result.failed()) {
-                    body.abort();
-                    S3Errors.send(ctx, result.cause(), path.resource());
-                    return;
-                }
-                ctx.response().putHeader("ETag", S3Headers.quotedEtag(result.result().etag()));
-                body.verifiedChecksum().forEach(ctx.response()::putHeader);
-                ctx.response().end();
-            });
+            PrefixedPuts.Started started = state.prefixed;
+            ctx.vertx().executeBlocking(() -> started == null
+                    ? body.commit()
+                    : prefixedPuts.complete(started, body.commit(), condition), false).onComplete(result -> {
+                        if (result.failed()) {
+                            state.abort();
+                            S3Errors.send(ctx, result.cause(), path.resource());
+                            return;
+                        }
+                        ctx.response().putHeader("ETag", S3Headers.quotedEtag(result.result().etag()));
+                        body.verifiedChecksum().forEach(ctx.response()::putHeader);
+                        if (prefix != null) {
+                            ctx.response().putHeader(PrefixedPut.BYTES, Long.toString(prefix.bytes()));
+                        }
+                        ctx.response().end();
+                    });
         });
         req.resume();
     }

@@ -49,7 +49,7 @@ public class S3Routes {
         this.virtualHosts = new VirtualHosts(config.virtualHostDomains().orElse(List.of()));
         this.reads = new ReadHandlers(store);
         this.listings = new ListingHandlers(store, config.auth().region());
-        this.puts = new PutObjectHandler(store, config.maxObjectBytes());
+        this.puts = new PutObjectHandler(store, config.maxObjectBytes(), config.prefixPuts());
         this.batchDeletes = new DeleteObjectsHandler(store);
         this.multipart = new MultipartHandlers(store.multipart());
         this.copies = new CopyHandlers(store);

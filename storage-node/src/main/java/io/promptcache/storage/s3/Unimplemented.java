@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.promptcache.schema.node.PrefixedPut;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.vertx.core.MultiMap;
@@ -100,6 +101,10 @@ final class Unimplemented {
         if (accepted != null && !accepted.contains(value.trim())) {
             throw refused("The header " + header + ": " + value.trim() + " (only " + String.join(" or ", accepted)
                     + " is)");
+        }
+        if ((header.equals(PrefixedPut.FROM) || header.equals(PrefixedPut.BYTES)) && op != S3Operation.PUT_OBJECT) {
+            throw refused("The header " + header + " on " + op.label() + " (promptcache's prefixed PUT is a "
+                    + "PutObject)");
         }
         if ((header.equals("if-match") || header.equals("if-none-match")) && !CONDITIONAL.contains(op)
                 || header.equals("if-none-match") && op == S3Operation.DELETE_OBJECT) {

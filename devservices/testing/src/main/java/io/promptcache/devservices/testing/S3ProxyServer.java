@@ -36,6 +36,15 @@ public final class S3ProxyServer implements AutoCloseable {
 
     /** Starts S3Proxy on a free port, its buckets under {@code dir}, accepting the key {@code identity/credential}. */
     public static S3ProxyServer start(Path dir, String identity, String credential) {
+        return start(dir, identity, credential, "aws-v2-or-v4");
+    }
+
+    /** Starts S3Proxy on a free port, its buckets under {@code dir}, serving anonymous requests (no authorization). */
+    public static S3ProxyServer startOpen(Path dir) {
+        return start(dir, "unused", "unused", "none");
+    }
+
+    private static S3ProxyServer start(Path dir, String identity, String credential, String authorization) {
         String jar = System.getProperty(JAR_PROPERTY);
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("S3Proxy's jar is missing: system property " + JAR_PROPERTY + " = " + jar
@@ -47,7 +56,7 @@ public final class S3ProxyServer implements AutoCloseable {
             Path conf = dir.resolve("s3proxy.conf");
             Files.writeString(conf, String.join("\n",
                     "s3proxy.endpoint=http://127.0.0.1:" + port,
-                    "s3proxy.authorization=aws-v2-or-v4",
+                    "s3proxy.authorization=" + authorization,
                     "s3proxy.identity=" + identity,
                     "s3proxy.credential=" + credential,
                     "jclouds.provider=filesystem",

@@ -61,17 +61,36 @@ public final class StorageNodeProcess implements AutoCloseable {
         return readiness("reclaimableBytes");
     }
 
-    private long readiness(String field) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + "/q/health/ready")).build();
-        String ready;
+    /**
+     * S3 requests of one operation (its metric label: {@code put_object}, {@code upload_part_copy}, ...) the node has answered, whatever
+     * their outcome, from its {@code /q/metrics}.
+     */
+    public long requests(String operation) {
+        Matcher m = Pattern.compile("(?m)^promptcache_s3_requests_seconds_count\\{([^}]*)\\} (\\S+)$")
+                .matcher(get("/q/metrics"));
+        long total = 0;
+        while (m.find()) {
+            if (m.group(1).contains("operation=\"" + operation + "\"")) {
+                total += (long) Double.parseDouble(m.group(2));
+            }
+        }
+        return total;
+    }
+
+    private String get(String path) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + path)).build();
         try {
-            ready = HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body();
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body();
         } catch (IOException e) {
-            throw new UncheckedIOException("readiness of " + nodeId, e);
+            throw new UncheckedIOException(path + " of " + nodeId, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    private long readiness(String field) {
+        String ready = get("/q/health/ready");
         Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*(\\d+)").matcher(ready);
         if (!m.find()) {
             throw new IllegalStateException("no " + field + " in the readiness of " + nodeId + ": " + ready);
