@@ -49,6 +49,8 @@ public class StoreResource {
     public static final String STORE_FRAMED = "application/vnd.promptcache.store";
     /** Largest accepted JSON head of a one-shot store. */
     static final int MAX_HEAD_BYTES = 16 << 20;
+    /** Heads up to this size (a 190,000-token prompt as tokenBytes) are read into an array allocated up front. */
+    static final int PREALLOCATED_HEAD_BYTES = 1 << 20;
 
     private final StoreService store;
     private final NamespaceRegistry namespaces;
@@ -89,9 +91,17 @@ public class StoreResource {
                 throw ApiException.badRequest("the store body starts with the JSON head's length (uint32 LE); got "
                         + Integer.toUnsignedString(headLength) + " for a body of " + contentLength + " bytes");
             }
-            head = in.readNBytes(headLength);
-            if (head.length != headLength) {
-                throw new EOFException();
+            if (headLength <= PREALLOCATED_HEAD_BYTES) {
+                // into an array of the head's size: readNBytes gathers 8 KiB chunks, then copies them (a third of
+                // the index's allocations under load, docs/benchmarks.md)
+                head = new byte[headLength];
+                in.readFully(head);
+            } else {
+                // as the bytes come: a declared length alone never allocates megabytes
+                head = in.readNBytes(headLength);
+                if (head.length != headLength) {
+                    throw new EOFException();
+                }
             }
         } catch (EOFException e) {
             throw ApiException.badRequest("the store body ended inside its head (uint32 LE length + JSON)");
