@@ -101,6 +101,15 @@ public interface StorageConfig {
     @WithDefault("30s")
     Duration selfEvictAfter();
 
+    /**
+     * Abort a multipart upload that no call touched (created, or a part stored) for this long, as S3's
+     * AbortIncompleteMultipartUpload lifecycle rule does: what an interrupted store left stops holding capacity and
+     * the parent bytes its copied parts reference. A client that comes back later gets {@code 404 NoSuchUpload}.
+     * 0: never.
+     */
+    @WithDefault("1h")
+    Duration abandonedUploadAfter();
+
     /** The RAM tier and the background writer. */
     Tier tier();
 

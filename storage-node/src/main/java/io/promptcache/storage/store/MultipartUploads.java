@@ -76,6 +76,13 @@ public final class MultipartUploads {
             String nextKeyMarker, String nextUploadIdMarker) {
     }
 
+    /**
+     * An upload {@link #abortIdle} aborted: its bucket, key and id, how long no call had touched it, and the bytes
+     * its uploaded parts held (copied parts hold none of their own).
+     */
+    public record Abandoned(String uploadId, String bucket, String key, long idleMs, long bytes) {
+    }
+
     /** A stored part. */
     public record Part(int number, ObjectMeta meta) {
     }
@@ -236,17 +243,58 @@ public final class MultipartUploads {
         abortParts(uploadId);
     }
 
+    /**
+     * Aborts every upload no call has touched for at least {@code idleMs} at {@code nowMs}, as
+     * AbortMultipartUpload would: its last touch is its creation or the last part stored (uploaded or copied); an
+     * upload recorded without its creation time (a record older than the time was kept) counts from
+     * {@code unknownSinceMs}. Each upload is checked again under the record lock, so a part stored meanwhile keeps
+     * it. A part still streaming into an aborted upload fails at its end ({@code NoSuchUpload}) and its bytes go.
+     */
+    public List<Abandoned> abortIdle(long idleMs, long nowMs, long unknownSinceMs) {
+        List<String> ids = new ArrayList<>();
+        records.forEachUpload(listed -> ids.add(listed.uploadId()));
+        List<Abandoned> aborted = new ArrayList<>();
+        for (String uploadId : ids) {
+            synchronized (recordLock) {
+                Upload upload = records.find(uploadId);
+                if (upload == null) {
+                    continue;
+                }
+                List<Part> parts = records.parts(uploadId);
+                long touched = upload.initiatedMs() > 0 ? upload.initiatedMs() : unknownSinceMs;
+                for (Part part : parts) {
+                    touched = Math.max(touched, part.meta().lastModified());
+                }
+                if (nowMs - touched >= idleMs) {
+                    long bytes = parts.stream().filter(p -> !p.meta().isShared()).mapToLong(p -> p.meta().size())
+                            .sum();
+                    abortParts(uploadId);
+                    aborted.add(new Abandoned(uploadId, upload.bucket(), upload.key(), nowMs - touched, bytes));
+                }
+            }
+        }
+        return aborted;
+    }
+
+    /**
+     * Moves an uploaded part into its upload and records it, under the record lock so that an abort (a client's, or
+     * the sweep of abandoned uploads) comes wholly before or after: a part of an upload aborted meanwhile is
+     * {@code NoSuchUpload}. On failure nothing is released here: the part's {@link ObjectUpload} aborts and releases
+     * its whole reservation.
+     */
     private void commitPart(String bucket, String key, String uploadId, int number, ObjectMeta meta, long reserved)
             throws IOException {
-        Path target = bodies.directory().uploadPartFile(uploadId, meta.fileId());
-        Files.move(bodies.directory().partFile(meta.fileId()), target, StandardCopyOption.ATOMIC_MOVE);
-        capacity.release(reserved - meta.size());
-        try {
-            replacePart(bucket, key, uploadId, number, meta, new ExtentRefs.Change());
-        } catch (RuntimeException e) {
-            BodyFiles.deleteQuietly(target);
-            capacity.release(meta.size());
-            throw e;
+        synchronized (recordLock) {
+            upload(bucket, key, uploadId);
+            Path target = bodies.directory().uploadPartFile(uploadId, meta.fileId());
+            Files.move(bodies.directory().partFile(meta.fileId()), target, StandardCopyOption.ATOMIC_MOVE);
+            try {
+                replacePart(bucket, key, uploadId, number, meta, new ExtentRefs.Change());
+            } catch (RuntimeException e) {
+                BodyFiles.deleteQuietly(target);
+                throw e;
+            }
+            capacity.release(reserved - meta.size());
         }
     }
 
