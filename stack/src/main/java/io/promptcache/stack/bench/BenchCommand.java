@@ -147,16 +147,19 @@ public final class BenchCommand implements Callable<Integer> {
         console.flush();
         StoreMetadata.Counts before = StoreMetadata.read(replicas);
         PipelineSampler pipeline = new PipelineSampler(replicas, stack == null ? null : stack.gc(), SAMPLE_SECONDS);
+        MachineLoad load = new MachineLoad(warmup);
         Report report;
         try {
             report = driver.run(model, noProgress ? null : console);
         } finally {
             pipeline.close();
+            load.close();
         }
         Map<String, Object> summary = report.summary();
         summary.put("lateRequests", driver.lateRequests());
         summary.put("metadata", StoreMetadata.between(before, StoreMetadata.read(replicas)));
         summary.put("pipeline", pipeline.summary());
+        summary.put("machine", load.summary());
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("workload", workload.describe());
         document.put("index", replicas);

@@ -55,6 +55,10 @@ final class BenchOutput {
                     pipeline.get("gcLagAtMinute"), pipeline.get("indexLagMax"), pipeline.get("indexLagEnd"),
                     pipeline.get("tombstonedBytesMax"), pipeline.get("tombstonedBytesEnd"));
         }
+        String machine = MachineLoad.describe((Map<String, Object>) summary.get("machine"));
+        if (machine != null) {
+            out.println(machine);
+        }
         Object wholeRun = summary.get("latencyMicrosWholeRun");
         latencies(out, wholeRun == null ? "" : " after the warm-up (" + summary.get("warmupSeconds") + " s)",
                 (Map<String, Map<String, Object>>) summary.get("latencyMicros"));
