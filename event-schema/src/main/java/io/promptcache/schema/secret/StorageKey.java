@@ -27,12 +27,20 @@ public record StorageKey(String accessKeyId, String secretAccessKey) {
         return "StorageKey[" + accessKeyId + "]"; // never the secret
     }
 
+    /** The service's key as of each call; {@link #close} stops re-reading a credentials file. */
+    public interface Source extends Supplier<StorageKey>, AutoCloseable {
+
+        @Override
+        void close();
+    }
+
     /**
-     * The service's key as of each call, or empty when it signs nothing (anonymous calls to open nodes).
+     * The service's key as of each call, or empty when it signs nothing (anonymous calls to open nodes). A key read
+     * from a file is re-read by a thread of its own until the source is closed.
      *
      * @param prefix the service's configuration prefix ({@code promptcache.index.storage.}), for the messages
      */
-    public static Optional<Supplier<StorageKey>> of(String prefix, Optional<String> accessKeyId,
+    public static Optional<Source> of(String prefix, Optional<String> accessKeyId,
             Optional<String> secretAccessKey, Optional<Path> credentialsFile, Duration reloadInterval) {
         if (accessKeyId.isPresent() != secretAccessKey.isPresent()) {
             throw new IllegalArgumentException("set both " + prefix + "access-key-id and " + prefix
@@ -44,14 +52,31 @@ public record StorageKey(String accessKeyId, String secretAccessKey) {
                         + "access-key-id / secret-access-key, not both");
             }
             AtomicReference<StorageKey> current = new AtomicReference<>();
-            SecretFile.watch(credentialsFile.get(), reloadInterval, StorageKey::fromLines, current::set);
-            return Optional.of(current::get);
+            SecretFile watch = SecretFile.watch(credentialsFile.get(), reloadInterval, StorageKey::fromLines,
+                    current::set);
+            return Optional.of(source(current::get, watch::close));
         }
         if (accessKeyId.isPresent()) {
             StorageKey fixed = new StorageKey(accessKeyId.get(), secretAccessKey.get());
-            return Optional.of(() -> fixed);
+            return Optional.of(source(() -> fixed, () -> {
+            }));
         }
         return Optional.empty();
+    }
+
+    private static Source source(Supplier<StorageKey> key, Runnable close) {
+        return new Source() {
+
+            @Override
+            public StorageKey get() {
+                return key.get();
+            }
+
+            @Override
+            public void close() {
+                close.run();
+            }
+        };
     }
 
     /** A credentials file's two lines. */

@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +34,7 @@ class StorageKeyTest {
         // Given
         Path file = dir.resolve("storage-key");
         Files.writeString(file, "access-key-id=old\nsecret-access-key=s1\n");
-        Supplier<StorageKey> key = StorageKey.of(PREFIX, Optional.empty(), Optional.empty(), Optional.of(file),
+        StorageKey.Source key = StorageKey.of(PREFIX, Optional.empty(), Optional.empty(), Optional.of(file),
                 Duration.ofMillis(50)).orElseThrow();
         assertThat(key.get()).isEqualTo(new StorageKey("old", "s1"));
 
@@ -48,6 +47,35 @@ class StorageKeyTest {
             Thread.sleep(20);
         }
         assertThat(key.get()).isEqualTo(new StorageKey("new", "s2"));
+        key.close();
+    }
+
+    @Test
+    void shouldStopReadingTheFileOnceClosed() throws Exception {
+        // Given: a key read from a file, re-read every 50 ms by its own thread
+        Path file = dir.resolve("closed-key");
+        Files.writeString(file, "access-key-id=old\nsecret-access-key=s1\n");
+        StorageKey.Source key = StorageKey.of(PREFIX, Optional.empty(), Optional.empty(), Optional.of(file),
+                Duration.ofMillis(50)).orElseThrow();
+        assertThat(watchers()).isPositive();
+
+        // When: closed (its service stops), then the file changes
+        key.close();
+        Files.writeString(file, "access-key-id=new\nsecret-access-key=s2\n");
+
+        // Then: no thread re-reads it any more (each file's watcher thread is named after it), the key stays
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (watchers() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(watchers()).isZero();
+        Thread.sleep(200);
+        assertThat(key.get()).isEqualTo(new StorageKey("old", "s1"));
+    }
+
+    private static long watchers() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().equals("secret-file closed-key")).count();
     }
 
     @Test

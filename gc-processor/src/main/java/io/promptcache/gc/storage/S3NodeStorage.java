@@ -2,6 +2,7 @@ package io.promptcache.gc.storage;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.gc.config.GcConfig;
@@ -47,23 +49,32 @@ public class S3NodeStorage implements NodeStorage {
     private final Map<String, Signer> externals = new HashMap<>();
     private final Duration timeout;
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
+    /** The keys this service signs with, closed with it (a key read from a file is re-read until then). */
+    private final List<StorageKey.Source> keys = new ArrayList<>();
 
     S3NodeStorage(S3Client client, GcConfig config) {
         this.client = client;
         GcConfig.Storage storage = config.storage();
-        Optional<Supplier<StorageKey>> key = StorageKey.of(GcConfig.STORAGE, storage.accessKeyId(),
+        Optional<StorageKey.Source> key = StorageKey.of(GcConfig.STORAGE, storage.accessKeyId(),
                 storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
+        key.ifPresent(keys::add);
         this.nodes = new Signer(key.map(S3NodeStorage::provider).orElseGet(AnonymousCredentialsProvider::create),
                 Region.of(storage.region()), true);
         ExternalNodes.statuses(GcConfig.EXTERNAL, storage.external(), storage.bucket()).forEach((id, status) -> {
             ExternalNodes.Endpoint endpoint = storage.external().get(id);
-            Optional<Supplier<StorageKey>> own = StorageKey.of(GcConfig.EXTERNAL + id + ".", endpoint.accessKeyId(),
+            Optional<StorageKey.Source> own = StorageKey.of(GcConfig.EXTERNAL + id + ".", endpoint.accessKeyId(),
                     endpoint.secretAccessKey(), endpoint.credentialsFile(), storage.reloadInterval());
+            own.ifPresent(keys::add);
             externals.put(status.getEndpoint(), new Signer(own.map(S3NodeStorage::provider)
                     .orElseGet(() -> DefaultCredentialsProvider.builder().build()),
                     Region.of(status.getExternal().getRegion()), ExternalNodes.pathStyle(status)));
         });
         this.timeout = storage.callTimeout();
+    }
+
+    @PreDestroy
+    void close() {
+        keys.forEach(StorageKey.Source::close);
     }
 
     /** A fixed or rotating key as the SDK's credentials. */

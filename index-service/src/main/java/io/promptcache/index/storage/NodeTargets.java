@@ -2,6 +2,8 @@ package io.promptcache.index.storage;
 
 import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,19 +62,23 @@ final class NodeTargets {
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
     private final Map<String, AwsRequestOverrideConfiguration> onceTargets = new ConcurrentHashMap<>();
     private final Map<String, S3Presigner> presigners = new ConcurrentHashMap<>();
+    /** The keys this service signs with, closed with it (a key read from a file is re-read until then). */
+    private final List<StorageKey.Source> keys = new ArrayList<>();
     /** The GET URLs of promptcache's own nodes, when they are signed. */
     private final Optional<PresignedGets> ownGets;
 
     NodeTargets(IndexConfig.Storage storage) {
-        Optional<Supplier<StorageKey>> key = StorageKey.of(IndexConfig.STORAGE, storage.accessKeyId(),
+        Optional<StorageKey.Source> key = StorageKey.of(IndexConfig.STORAGE, storage.accessKeyId(),
                 storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
+        key.ifPresent(keys::add);
         this.nodes = new Signer(key.map(NodeTargets::provider).orElseGet(AnonymousCredentialsProvider::create),
                 Region.of(storage.region()), key.isPresent());
         this.ownGets = key.map(k -> new PresignedGets(k, storage.region(), Clock.systemUTC()));
         storage.external().forEach((id, endpoint) -> {
-            Optional<Supplier<StorageKey>> own = StorageKey.of(IndexConfig.EXTERNAL + id + ".",
+            Optional<StorageKey.Source> own = StorageKey.of(IndexConfig.EXTERNAL + id + ".",
                     endpoint.accessKeyId(), endpoint.secretAccessKey(), endpoint.credentialsFile(),
                     storage.reloadInterval());
+            own.ifPresent(keys::add);
             externals.put(id, own.map(NodeTargets::provider)
                     .orElseGet(() -> DefaultCredentialsProvider.builder().build()));
         });
@@ -162,5 +168,6 @@ final class NodeTargets {
 
     void close() {
         presigners.values().forEach(S3Presigner::close);
+        keys.forEach(StorageKey.Source::close);
     }
 }
