@@ -129,50 +129,47 @@ public class S3NodeStorage implements NodeStorage {
     @Override
     public void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned) {
         prepare(node);
-        SentBody sent = new SentBody(body, bytes);
-        try {
-            call(node, "take the PUT", () -> client.putObject(b -> b.bucket(bucket(node)).key(key)
-                    .contentLength(bytes).contentType("application/octet-stream").metadata(markers(pinned))
-                    .overrideConfiguration(once(node)), RequestBody.fromInputStream(sent, bytes)));
-        } catch (StorageCallException e) {
-            if (!sent.allTaken() || e.kind() != StorageCallException.Kind.UNREACHABLE
-                    || storedSize(node, key) != bytes) {
-                throw e;
-            }
-            LOG.debug("PUT of {} to {}: the connection broke after the last byte, and the object is there whole",
-                    key, node.getNodeId());
-        }
+        putOnce(node, key, pinned, once(node), body, bytes, bytes, "PUT");
     }
 
     @Override
     public void putPrefixed(NodeStatus node, String key, boolean pinned, String sourceBucket, String sourceKey,
             long prefixBytes, InputStream body, long bytes) {
         prepare(node);
-        SentBody sent = new SentBody(body, bytes);
         String prefix = Long.toString(prefixBytes);
-        PutObjectResponse answer;
-        try {
-            answer = call(node, "take the continuation", () -> client.putObject(b -> b.bucket(bucket(node)).key(key)
-                    .contentLength(bytes).contentType("application/octet-stream").metadata(markers(pinned))
-                    .overrideConfiguration(once(node).toBuilder().putHeader(PrefixedPut.FROM, path(sourceBucket,
-                            sourceKey)).putHeader(PrefixedPut.BYTES, prefix).build()),
-                    RequestBody.fromInputStream(sent, bytes)));
-        } catch (StorageCallException e) {
-            if (!sent.allTaken() || e.kind() != StorageCallException.Kind.UNREACHABLE
-                    || storedSize(node, key) != prefixBytes + bytes) {
-                throw e;
-            }
-            LOG.debug("Prefixed PUT of {} to {}: the connection broke after the last byte, and the object is there "
-                    + "whole", key, node.getNodeId());
-            return;
-        }
-        if (!answer.sdkHttpResponse().firstMatchingHeader(PrefixedPut.BYTES).filter(prefix::equals)
+        PutObjectResponse answer = putOnce(node, key, pinned, once(node).toBuilder()
+                .putHeader(PrefixedPut.FROM, path(sourceBucket, sourceKey)).putHeader(PrefixedPut.BYTES, prefix)
+                .build(), body, bytes, prefixBytes + bytes, "prefixed PUT");
+        if (answer != null && !answer.sdkHttpResponse().firstMatchingHeader(PrefixedPut.BYTES).filter(prefix::equals)
                 .isPresent()) {
             // a server that ignored the headers stored the new bytes alone: never leave that under the key
             deleteQuietly(node, key);
             throw new StorageCallException(StorageCallException.Kind.REFUSED, "storage node " + node.getNodeId()
                     + " did not take the continuation's prefix (no " + PrefixedPut.BYTES + " in its answer: a node "
                     + "that predates prefixed PUTs?); the object it stored was deleted", null);
+        }
+    }
+
+    /**
+     * One PutObject of {@code bytes} streamed from {@code body} (never retried: {@code target} is a {@link #once}
+     * override). Its answer; or null when the connection broke after the last byte was taken and the key holds an
+     * object of {@code storedBytes} (see {@link SentBody}): the write happened, only its answer was lost.
+     */
+    private PutObjectResponse putOnce(NodeStatus node, String key, boolean pinned,
+            AwsRequestOverrideConfiguration target, InputStream body, long bytes, long storedBytes, String what) {
+        SentBody sent = new SentBody(body, bytes);
+        try {
+            return call(node, "take the " + what, () -> client.putObject(b -> b.bucket(bucket(node)).key(key)
+                    .contentLength(bytes).contentType("application/octet-stream").metadata(markers(pinned))
+                    .overrideConfiguration(target), RequestBody.fromInputStream(sent, bytes)));
+        } catch (StorageCallException e) {
+            if (!sent.allTaken() || e.kind() != StorageCallException.Kind.UNREACHABLE
+                    || storedSize(node, key) != storedBytes) {
+                throw e;
+            }
+            LOG.debug("{} of {} to {}: the connection broke after the last byte, and the object is there whole", what,
+                    key, node.getNodeId());
+            return null;
         }
     }
 

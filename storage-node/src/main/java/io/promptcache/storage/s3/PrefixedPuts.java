@@ -103,13 +103,8 @@ final class PrefixedPuts {
                 condition);
     }
 
-    /** Aborts a started PUT's upload (its body part too); best effort. */
+    /** Aborts a started PUT's upload (its caller has aborted the body, {@code PutBody.abort}); best effort. */
     void abort(Started started) {
-        try {
-            started.body().close();
-        } catch (IOException e) {
-            // startup validation removes the part's temporary file
-        }
         abort(started.bucket(), started.key(), started.uploadId());
     }
 
