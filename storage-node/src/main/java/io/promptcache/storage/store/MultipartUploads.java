@@ -6,11 +6,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +46,8 @@ public final class MultipartUploads {
     private final SharedCompletion shared;
     private final CompletedUploads completed = new CompletedUploads();
     private final Object recordLock = new Object();
+    /** Completions in progress, by upload id (guarded by {@link #recordLock}): a completing upload is never idle. */
+    private final Map<String, Integer> completing = new HashMap<>();
 
     MultipartUploads(Buckets buckets, UploadRecords records, MetadataStore metadata, ExtentRefs refs,
             BodyFiles bodies, Capacity capacity, Entries entries) {
@@ -210,9 +214,32 @@ public final class MultipartUploads {
         return meta;
     }
 
+    /**
+     * Joins the parts as one completion in progress: the sweep of abandoned uploads leaves the upload alone until it
+     * ends (a Complete is a call that touches it). A client's AbortMultipartUpload may still come meanwhile, as on
+     * S3: if it took the parts before they were read, the completion is {@code NoSuchUpload} (not a missing file).
+     */
     private ObjectMeta join(String bucket, String key, String uploadId, List<PartRef> refs, WriteCondition condition)
             throws IOException {
-        Upload upload = upload(bucket, key, uploadId);
+        Upload upload;
+        synchronized (recordLock) {
+            upload = upload(bucket, key, uploadId);
+            completing.merge(uploadId, 1, Integer::sum);
+        }
+        try {
+            return join(bucket, key, uploadId, upload, refs, condition);
+        } catch (NoSuchFileException e) {
+            upload(bucket, key, uploadId); // NoSuchUpload if an abort took the parts
+            throw e;
+        } finally {
+            synchronized (recordLock) {
+                completing.computeIfPresent(uploadId, (id, n) -> n == 1 ? null : n - 1);
+            }
+        }
+    }
+
+    private ObjectMeta join(String bucket, String key, String uploadId, Upload upload, List<PartRef> refs,
+            WriteCondition condition) throws IOException {
         entries.checkCondition(bucket, key, condition);
         Map<Integer, ObjectMeta> stored = new TreeMap<>();
         records.parts(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
@@ -248,7 +275,8 @@ public final class MultipartUploads {
      * AbortMultipartUpload would: its last touch is its creation or the last part stored (uploaded or copied); an
      * upload recorded without its creation time (a record older than the time was kept) counts from
      * {@code unknownSinceMs}. Each upload is checked again under the record lock, so a part stored meanwhile keeps
-     * it. A part still streaming into an aborted upload fails at its end ({@code NoSuchUpload}) and its bytes go.
+     * it, and an upload being completed is left to its completion. A part still streaming into an aborted upload
+     * fails at its end ({@code NoSuchUpload}) and its bytes go.
      */
     public List<Abandoned> abortIdle(long idleMs, long nowMs, long unknownSinceMs) {
         List<String> ids = new ArrayList<>();
@@ -257,7 +285,7 @@ public final class MultipartUploads {
         for (String uploadId : ids) {
             synchronized (recordLock) {
                 Upload upload = records.find(uploadId);
-                if (upload == null) {
+                if (upload == null || completing.containsKey(uploadId)) {
                     continue;
                 }
                 List<Part> parts = records.parts(uploadId);

@@ -1,10 +1,18 @@
 package io.promptcache.storage.store;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
 import io.promptcache.storage.store.MultipartUploads.Abandoned;
+import io.promptcache.storage.store.MultipartUploads.PartRef;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -111,6 +120,101 @@ class AbandonedUploadTest {
             }
             assertThat(store.usedBytes()).isZero();
             assertThat(Files.exists(data.resolve("uploads").resolve(old))).isFalse();
+        }
+    }
+
+    @Test
+    void shouldLeaveAnUploadBeingCompletedToItsCompletion() throws Exception {
+        try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 1 << 20)) {
+            // Given: an upload idle for the idle time whose completion is reading its part when the sweep comes (the
+            // part is a FIFO the test feeds, so the completion waits in the middle of its read)
+            store.createBucket("kv-b");
+            MultipartUploads multipart = store.multipart();
+            String upload = multipart.create("kv-b", "big", "application/octet-stream", Map.of());
+            ObjectMeta part = uploadPart(multipart, "big", upload, 1, 3000);
+            Path fifo = fifoInsteadOf(data.resolve("uploads").resolve(upload).resolve(part.fileId()));
+            Future<ObjectMeta> completion = CompletableFuture.supplyAsync(() -> complete(multipart, "big", upload,
+                    List.of(new PartRef(1, part.etag()))));
+
+            // When: the sweep runs while the completion reads
+            List<Abandoned> swept;
+            try (OutputStream feed = writerOnceRead(fifo)) {
+                swept = multipart.abortIdle(IDLE, part.lastModified() + IDLE, 0);
+                feed.write(new byte[3000]);
+            }
+
+            // Then: the sweep left it, and the completion made the object
+            assertThat(swept).isEmpty();
+            assertThat(completion.get(30, TimeUnit.SECONDS).size()).isEqualTo(3000);
+            assertThat(store.head("kv-b", "big").size()).isEqualTo(3000);
+            assertThat(multipart.list("kv-b", null, null, null, null, 100).uploads()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldAnswerNoSuchUploadToACompletionWhoseUploadWasAbortedWhileItReadTheParts() throws Exception {
+        try (ObjectStore store = ObjectStore.open(data, Durability.BEST_EFFORT, 32 << 20)) {
+            // Given: a completion of two parts reading the first (a FIFO the test feeds)
+            store.createBucket("kv-b");
+            MultipartUploads multipart = store.multipart();
+            String upload = multipart.create("kv-b", "big", "application/octet-stream", Map.of());
+            int first = (int) MultipartUploads.MIN_PART_BYTES;
+            ObjectMeta one = uploadPart(multipart, "big", upload, 1, first);
+            ObjectMeta two = uploadPart(multipart, "big", upload, 2, 1000);
+            Path fifo = fifoInsteadOf(data.resolve("uploads").resolve(upload).resolve(one.fileId()));
+            Future<ObjectMeta> completion = CompletableFuture.supplyAsync(() -> complete(multipart, "big", upload,
+                    List.of(new PartRef(1, one.etag()), new PartRef(2, two.etag()))));
+
+            // When: the client aborts the upload meanwhile (its second part's file goes), then the first part ends
+            try (OutputStream feed = writerOnceRead(fifo)) {
+                multipart.abort("kv-b", "big", upload);
+                feed.write(new byte[first]);
+            }
+
+            // Then: the completion is NoSuchUpload, as if the abort came first, and it holds no byte
+            assertThatThrownBy(() -> completion.get(30, TimeUnit.SECONDS)).cause().isInstanceOfSatisfying(
+                    S3Exception.class, e -> assertThat(e.error()).isEqualTo(S3ErrorCode.NO_SUCH_UPLOAD));
+            assertThat(store.usedBytes()).isZero();
+            assertThatThrownBy(() -> store.head("kv-b", "big")).isInstanceOfSatisfying(S3Exception.class,
+                    e -> assertThat(e.error()).isEqualTo(S3ErrorCode.NO_SUCH_KEY));
+        }
+    }
+
+    private static ObjectMeta complete(MultipartUploads multipart, String key, String upload, List<PartRef> parts) {
+        try {
+            return multipart.complete("kv-b", key, upload, parts);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Replaces {@code file} by a FIFO: whoever reads it waits for the bytes the test writes. */
+    private static Path fifoInsteadOf(Path file) throws Exception {
+        Files.delete(file);
+        Process mkfifo = new ProcessBuilder("mkfifo", file.toString()).inheritIO().start();
+        assertThat(mkfifo.waitFor(30, TimeUnit.SECONDS) && mkfifo.exitValue() == 0).as("mkfifo " + file).isTrue();
+        return file;
+    }
+
+    /**
+     * The FIFO's writing end, open once its reader has opened it (the opening waits for that), within 30 s; if the
+     * reader never comes, the test fails after opening the reading end itself to release the waiting writer.
+     */
+    private static OutputStream writerOnceRead(Path fifo) throws Exception {
+        CompletableFuture<OutputStream> writer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return Files.newOutputStream(fifo);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        try {
+            return writer.get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            try (FileChannel release = FileChannel.open(fifo, StandardOpenOption.READ)) {
+                writer.get(30, TimeUnit.SECONDS).close();
+            }
+            throw new AssertionError("nothing read " + fifo + " within 30 s", e);
         }
     }
 
