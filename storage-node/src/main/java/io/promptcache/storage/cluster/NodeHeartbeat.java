@@ -62,7 +62,7 @@ public class NodeHeartbeat {
     private ScheduledExecutorService timer;
     private KafkaProducer<NodeId, NodeStatus> producer;
     private ReclaimSender reclaims;
-    private volatile boolean warned;
+    private final DeliveryWarning warning;
     private volatile boolean delivered;
     private final AtomicBoolean nudged = new AtomicBoolean();
     /** When the last heartbeat was sent (wall clock, ms). */
@@ -81,6 +81,7 @@ public class NodeHeartbeat {
         this.topic = catalog.name(Topics.NODES);
         this.reclaimsTopic = catalog.name(Topics.RECLAIMS);
         this.nodeId = new NodeId(config.nodeId());
+        this.warning = new DeliveryWarning("Heartbeats of node " + nodeId, "will keep trying");
     }
 
     void start(@Observes StartupEvent event) {
@@ -182,24 +183,14 @@ public class NodeHeartbeat {
         try {
             producer.send(new ProducerRecord<>(topic, nodeId, status(state)), (metadata, error) -> {
                 if (error != null) {
-                    warnOnce(error);
+                    warning.failed(error);
                 } else {
-                    if (warned) {
-                        LOG.info("Heartbeats of node {} are delivered again", nodeId);
-                    }
-                    warned = false;
+                    warning.delivered();
                     delivered = true;
                 }
             });
         } catch (RuntimeException e) {
-            warnOnce(e);
-        }
-    }
-
-    private void warnOnce(Exception error) {
-        if (!warned) {
-            warned = true;
-            LOG.warn("Heartbeat of node {} not delivered (will keep trying): {}", nodeId, error.toString());
+            warning.failed(e);
         }
     }
 

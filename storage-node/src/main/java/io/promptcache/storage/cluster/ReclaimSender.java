@@ -9,8 +9,6 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.proto.Reclaim;
@@ -26,18 +24,17 @@ import io.promptcache.storage.store.ReclaimLog;
  */
 final class ReclaimSender implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ReclaimSender.class);
-
     private final ReclaimLog log;
     private final String topic;
     private final NodeId nodeId;
     private final KafkaProducer<NodeId, Reclaim> producer;
-    private volatile boolean warned;
+    private final DeliveryWarning warning;
 
     ReclaimSender(ReclaimLog log, String topic, NodeId nodeId, Map<String, Object> producerConfig) {
         this.log = log;
         this.topic = topic;
         this.nodeId = nodeId;
+        this.warning = new DeliveryWarning("Reclaims of node " + nodeId, "kept, will keep trying");
         this.producer = new KafkaProducer<>(producerConfig, Topics.RECLAIMS.keySerde().serializer(),
                 Topics.RECLAIMS.valueSerde().serializer());
     }
@@ -52,10 +49,9 @@ final class ReclaimSender implements AutoCloseable {
                         (metadata, error) -> {
                             if (error != null) {
                                 log.requeue(List.of(entry));
-                                warnOnce(error);
-                            } else if (warned) {
-                                warned = false;
-                                LOG.info("Reclaims of node {} are delivered again", nodeId);
+                                warning.failed(error);
+                            } else {
+                                warning.delivered();
                             }
                         });
                 if (failedAtOnce(sent)) {
@@ -67,7 +63,7 @@ final class ReclaimSender implements AutoCloseable {
             } catch (RuntimeException e) {
                 // not handed to the producer (it is closing, or the broker's metadata did not come): these wait
                 log.requeue(entries.subList(i, entries.size()));
-                warnOnce(e);
+                warning.failed(e);
                 return;
             }
         }
@@ -92,13 +88,6 @@ final class ReclaimSender implements AutoCloseable {
     Reclaim record(ReclaimLog.Entry entry) {
         return Reclaim.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNodeId(nodeId.value())
                 .setBucket(entry.bucket()).setKey(entry.key()).setReclaimedAtMs(entry.atMs()).build();
-    }
-
-    private void warnOnce(Exception error) {
-        if (!warned) {
-            warned = true;
-            LOG.warn("Reclaims of node {} not delivered (kept, will keep trying): {}", nodeId, error.toString());
-        }
     }
 
     /** Closes the producer, delivering what was handed to it (the last heartbeat sent the queue). */
