@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.promptcache.gc.config.GcConfig;
 import io.promptcache.schema.node.ExternalNodes;
+import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.schema.secret.StorageKey;
 
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -102,19 +103,14 @@ public class S3NodeStorage implements NodeStorage {
         }
     }
 
-    /** User metadata the storage node reads as "reclaimable after" (its {@code Reclaimables.MARKER}). */
-    static final String RECLAIMABLE_MARKER = "promptcache-reclaimable-after";
-    /** User metadata the storage node reads as "eviction candidate, last used" (its {@code Reclaimables.CANDIDATE}). */
-    static final String CANDIDATE_MARKER = "promptcache-eviction-candidate";
-
     @Override
     public void markReclaimable(String endpoint, String bucket, String key, long deleteAfterMs) {
-        mark(endpoint, bucket, key, RECLAIMABLE_MARKER, deleteAfterMs, "reclaimable");
+        mark(endpoint, bucket, key, NodeMarkers.RECLAIMABLE_AFTER, deleteAfterMs, "reclaimable");
     }
 
     @Override
     public boolean markCandidate(String endpoint, String bucket, String key, long lastUseMs) {
-        return mark(endpoint, bucket, key, CANDIDATE_MARKER, lastUseMs, "an eviction candidate");
+        return mark(endpoint, bucket, key, NodeMarkers.EVICTION_CANDIDATE, lastUseMs, "an eviction candidate");
     }
 
     /** A CopyObject of the object onto itself that replaces its metadata with {@code marker: value}. */

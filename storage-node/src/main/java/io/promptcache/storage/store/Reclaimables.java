@@ -3,6 +3,8 @@ package io.promptcache.storage.store;
 import java.util.Comparator;
 import java.util.List;
 
+import io.promptcache.schema.node.NodeMarkers;
+
 /**
  * The objects the cluster's GC marked as deletable for room, in the order a write that needs room deletes them. The
  * GC marks an object by a CopyObject of it onto itself with {@code REPLACE} and one of two user metadata entries:
@@ -19,9 +21,9 @@ import java.util.List;
 final class Reclaimables {
 
     /** User metadata key (without {@code x-amz-meta-}) that marks an evicted object: the end of its grace window. */
-    static final String MARKER = "promptcache-reclaimable-after";
+    static final String MARKER = NodeMarkers.RECLAIMABLE_AFTER;
     /** User metadata key that marks a LIVE eviction candidate: its last use (ms since the epoch). */
-    static final String CANDIDATE = "promptcache-eviction-candidate";
+    static final String CANDIDATE = NodeMarkers.EVICTION_CANDIDATE;
 
     /**
      * One marked object version.
