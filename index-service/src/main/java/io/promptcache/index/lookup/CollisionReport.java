@@ -35,11 +35,12 @@ public class CollisionReport implements LongestPrefixSearch.CollisionListener {
      * A quarantined key.
      *
      * @param key the prefix key (text form)
+     * @param namespace the key's namespace (its tenant's to see)
      * @param requestedBlocks the block count the request's chain gives the key
      * @param storedBlocks the block count of the stored entry
      * @param objectId the entry's object
      */
-    public record Quarantined(String key, int requestedBlocks, int storedBlocks, String objectId) {
+    public record Quarantined(String key, String namespace, int requestedBlocks, int storedBlocks, String objectId) {
     }
 
     @Override
@@ -47,7 +48,8 @@ public class CollisionReport implements LongestPrefixSearch.CollisionListener {
         metrics.collision();
         String text = key.toString();
         if (keys.size() < MAX_KEYS && keys.putIfAbsent(text,
-                new Quarantined(text, requestedBlocks, entry.getBlocks(), entry.getObjectId())) == null) {
+                new Quarantined(text, key.namespace().toString(), requestedBlocks, entry.getBlocks(),
+                        entry.getObjectId())) == null) {
             LOG.warn("Prefix key {} quarantined: the request puts it at block {}, its entry covers {} blocks "
                     + "(object {}). A hash collision or a producer bug; the key is never served.", text,
                     requestedBlocks, entry.getBlocks(), entry.getObjectId());

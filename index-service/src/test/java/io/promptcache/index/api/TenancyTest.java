@@ -2,8 +2,17 @@ package io.promptcache.index.api;
 
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
+import io.promptcache.index.lookup.CollisionReport;
+import io.promptcache.schema.hash.HashAlgorithm;
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixChain;
+import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.serde.SchemaVersion;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -12,6 +21,7 @@ import io.restassured.specification.RequestSpecification;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -22,6 +32,9 @@ class TenancyTest extends NodeBackedTest {
 
     private static final Map<String, Object> FIELDS = Map.of("modelFingerprint", "shared-model@1", "dtype", "fp8",
             "blockSize", 16);
+
+    @Inject
+    CollisionReport collisions;
 
     private static RequestSpecification as(String key) {
         return given().header("Authorization", "Bearer " + key);
@@ -86,6 +99,27 @@ class TenancyTest extends NodeBackedTest {
         as("acme-key-2").delete("/v1/objects/" + objectId).then().statusCode(202).body("state", equalTo("TOMBSTONED"));
         as("acme-key-1").contentType(ContentType.JSON).body(Map.of("tokens", prompt))
                 .post("/v1/namespaces/" + acme + "/lookup").then().statusCode(200).body("hit", equalTo(false));
+    }
+
+    @Test
+    void shouldShowEachTenantOnlyTheCollisionsOfItsOwnNamespaces() {
+        // Given: a quarantined key in a namespace of each tenant (reported as the lookup's collision guard does)
+        String acme = as("acme-key-1").contentType(ContentType.JSON).body(Map.of("modelFingerprint", "collide@1",
+                "dtype", "fp8", "blockSize", 16)).post("/v1/namespaces").then().statusCode(201).extract().path("id");
+        String globex = as("globex-key").contentType(ContentType.JSON).body(Map.of("modelFingerprint", "collide@1",
+                "dtype", "fp8", "blockSize", 16)).post("/v1/namespaces").then().statusCode(201).extract().path("id");
+        PrefixEntry entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                .setObjectId(ObjectId.generate().toString()).setBlocks(9).build();
+        collisions.collision(PrefixChain.ofTokens(NamespaceId.parse(acme), HashAlgorithm.XXH3_128, 16,
+                Api.tokens(16, 1)).key(1), 1, entry);
+        collisions.collision(PrefixChain.ofTokens(NamespaceId.parse(globex), HashAlgorithm.XXH3_128, 16,
+                Api.tokens(16, 2)).key(1), 1, entry);
+
+        // Then: no key, no view; each tenant's key lists its own namespace's key only
+        given().get("/v1/admin/collisions").then().statusCode(401).body("error", equalTo("MissingApiKey"));
+        as("acme-key-2").get("/v1/admin/collisions").then().statusCode(200)
+                .body("namespace", contains(acme)).body("storedBlocks", contains(9));
+        as("globex-key").get("/v1/admin/collisions").then().statusCode(200).body("namespace", contains(globex));
     }
 
     public static class ApiKeys implements QuarkusTestProfile {
