@@ -1,5 +1,7 @@
 package io.promptcache.stack;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +22,7 @@ import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
 import io.promptcache.stack.up.StackSpec;
 
+import picocli.CommandLine;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -91,6 +95,8 @@ class ExternalS3IT {
                 assertThat(stack.replicas().get(0).alive()).isTrue();
                 assertThat(refusal(() -> engine.store(indexUrl, ns, prompt(1, PROMPT_BLOCKS),
                         kv(1, PROMPT_BLOCKS), BYTES_PER_BLOCK, 0))).isEqualTo("store_503");
+                assertThat(status(stack)).containsPattern("s3 +DOWN +not live.* external S3 "
+                        + Pattern.quote(s3.endpoint()) + " bucket pc-external");
 
                 // When: the key is fixed (the file is re-read), and the operator creates the other bucket
                 Files.copy(rightKey, key, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -102,6 +108,9 @@ class ExternalS3IT {
                 await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(indexLog)
                         .contains("External S3 endpoint s3b (" + other.endpoint() + ") answers"));
                 assertThat(admin.listBuckets().buckets()).extracting(b -> b.name()).contains("pc-external");
+                assertThat(status(stack)).containsPattern("s3 +UP +serves, takes writes.* external S3 "
+                        + Pattern.quote(s3.endpoint()) + " bucket pc-external")
+                        .containsPattern("s3b +UP +serves, takes writes.* bucket pc-missing");
 
                 // When: a prompt is stored, looked up and loaded with one range GET of its presigned URL
                 IndexApi.Stored first = engine.store(indexUrl, ns, prompt(1, PROMPT_BLOCKS), kv(1, PROMPT_BLOCKS),
@@ -148,6 +157,17 @@ class ExternalS3IT {
                         bucketBytes(admin), BUDGET, families.size() + 2);
             }
         }
+    }
+
+    /** What {@code status} prints of the stack (external endpoints: from the index's view of its nodes). */
+    private String status(Stack stack) throws Exception {
+        Path file = work.resolve("stack.json");
+        stack.info().write(file);
+        StringWriter out = new StringWriter();
+        CommandLine cli = StackMain.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.execute("status", "--stack-file", file.toString());
+        return out.toString();
     }
 
     private static S3Client admin(S3ProxyServer s3) {

@@ -93,7 +93,9 @@ class StackIT {
             statusCli.setOut(new PrintWriter(status));
             assertThat(statusCli.execute("status", "--stack-file", stackFile.toString())).as(status.toString())
                     .isZero();
-            assertThat(status.toString()).contains("node-1", "node-2").doesNotContain("DOWN");
+            assertThat(status.toString()).contains("node-1", "node-2").doesNotContain("DOWN")
+                    .containsPattern("node-1 +UP +serves, takes writes")
+                    .containsPattern("node-2 +UP +serves, takes writes");
 
             // Then: every metric the Grafana dashboard charts is one the services export
             Set<String> exported = new HashSet<>();

@@ -15,13 +15,14 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import io.promptcache.index.lookup.CollisionReport;
 import io.promptcache.index.namespace.Namespace;
 import io.promptcache.index.namespace.NamespaceRegistry;
+import io.promptcache.index.storage.NodeDirectory;
 import io.promptcache.index.tenancy.Caller;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.namespace.NamespaceId;
 
 /**
- * Operator views of this replica. Like every {@code /v1/} call they need an API key (outside open mode), and a key
- * sees what belongs to its tenant only.
+ * Operator views of this replica. Like every {@code /v1/} call they need an API key (outside open mode); a key sees
+ * what belongs to its tenant only, and the storage nodes (shared by every tenant: engines get their URLs anyway).
  */
 @Path("/v1/admin")
 @Tag(name = "admin")
@@ -31,11 +32,23 @@ public class AdminResource {
     private final CollisionReport collisions;
     private final NamespaceRegistry namespaces;
     private final Tenancy tenancy;
+    private final NodeDirectory nodes;
 
-    AdminResource(CollisionReport collisions, NamespaceRegistry namespaces, Tenancy tenancy) {
+    AdminResource(CollisionReport collisions, NamespaceRegistry namespaces, Tenancy tenancy, NodeDirectory nodes) {
         this.collisions = collisions;
         this.namespaces = namespaces;
         this.tenancy = tenancy;
+        this.nodes = nodes;
+    }
+
+    @GET
+    @Path("/nodes")
+    @Operation(summary = "The storage nodes and external S3 endpoints this replica knows, and whether it serves "
+            + "their objects and sends new ones there now")
+    public List<NodeView> nodes(@Context HttpHeaders headers) {
+        tenancy.caller(headers);
+        long now = System.currentTimeMillis();
+        return nodes.judged().stream().map(judged -> NodeView.of(judged, now)).toList();
     }
 
     @GET

@@ -98,6 +98,27 @@ public class NodeDirectory {
         return external != null ? external : feed.node(nodeId);
     }
 
+    /** A node and how this replica judges it now. */
+    public record Judged(NodeStatus node, boolean serves, boolean takesWrites) {
+    }
+
+    /**
+     * Every node this replica knows (a heartbeat read, or an external endpoint configured), judged now as
+     * {@link #serving} and {@link #takesWrites} judge it: the operator's view of "0 live".
+     */
+    public List<Judged> judged() {
+        List<Judged> judged = new ArrayList<>();
+        for (NodeStatus node : feed.nodes()) {
+            if (externals.node(node.getNodeId()) == null) {
+                judged.add(new Judged(node, serving(node.getNodeId()) != null, takesWrites(node)));
+            }
+        }
+        for (NodeStatus external : externals.nodes()) {
+            judged.add(new Judged(external, serving(external.getNodeId()) != null, takesWrites(external)));
+        }
+        return judged;
+    }
+
     /** The nodes that take new objects now. */
     public List<NodeStatus> writable() {
         long now = judgedAt();

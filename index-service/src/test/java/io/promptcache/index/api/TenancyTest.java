@@ -24,6 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.nullValue;
 
 /** API keys bound to tenants: 401 without a valid key, 403 across tenants, and tenants never share an entry. */
 @QuarkusTest
@@ -120,6 +122,15 @@ class TenancyTest extends NodeBackedTest {
         as("acme-key-2").get("/v1/admin/collisions").then().statusCode(200)
                 .body("namespace", contains(acme)).body("storedBlocks", contains(9));
         as("globex-key").get("/v1/admin/collisions").then().statusCode(200).body("namespace", contains(globex));
+    }
+
+    @Test
+    void shouldListTheStorageNodesAsThisReplicaJudgesThemToAnyKey() {
+        given().get("/v1/admin/nodes").then().statusCode(401).body("error", equalTo("MissingApiKey"));
+        as("globex-key").get("/v1/admin/nodes").then().statusCode(200).body("id", contains(node.nodeId()))
+                .body("[0].endpoint", equalTo(node.endpoint())).body("[0].state", equalTo("UP"))
+                .body("[0].serves", equalTo(true)).body("[0].takesWrites", equalTo(true))
+                .body("[0].bucket", nullValue()).body("[0].heardMsAgo", greaterThanOrEqualTo(0));
     }
 
     public static class ApiKeys implements QuarkusTestProfile {

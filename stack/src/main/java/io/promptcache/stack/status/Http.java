@@ -24,9 +24,17 @@ public final class Http {
 
     /** The body of a 2xx answer, or empty when the service does not answer or answers otherwise. */
     public static Optional<String> get(String url) {
+        return get(url, null);
+    }
+
+    /** As {@link #get(String)}, sending {@code apiKey} (null: none) as the index's API key. */
+    public static Optional<String> get(String url, String apiKey) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
+        if (apiKey != null) {
+            request.header("Authorization", "Bearer " + apiKey);
+        }
         try {
-            HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return response.statusCode() / 100 == 2 ? Optional.of(response.body()) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();

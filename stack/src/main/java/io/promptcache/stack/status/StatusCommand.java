@@ -17,8 +17,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code promptcache status}: services up or down, storage used, lookups and their hit ratio. */
-@Command(name = "status", mixinStandardHelpOptions = true, description = "Show the running stack: services, storage nodes (capacity used), lookups and hit ratio, "
-        + "what the GC holds.")
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Show the running stack: services, storage nodes (capacity used, and whether the index "
+        + "serves them), lookups and hit ratio, what the GC holds.")
 public final class StatusCommand implements Callable<Integer> {
 
     @Spec
@@ -51,6 +51,9 @@ public final class StatusCommand implements Callable<Integer> {
                     Sizes.format(n.getCapacityBytes()),
                     100.0 * n.getUsedBytes() / Math.max(1, n.getCapacityBytes()), n.getObjects(),
                     Sizes.format(n.getRamUsedBytes()), Sizes.format(n.getRamCapacityBytes()));
+        }
+        if (!info.index().isEmpty()) {
+            IndexNodes.print(out, info.index().get(0), info.apiKey());
         }
         double hits = 0;
         double misses = 0;
