@@ -79,6 +79,9 @@ class SecureKafkaIT {
             StackSpec spec = new StackSpec(home, null, 1, 1, 1, 0, 0, 0, 256L << 20, broker.bootstrapServers(),
                     kafka, kafka, kafka, true, null);
             try (Stack stack = Stack.start(spec)) {
+                // (the SASL login and the stores' passwords reach them in a file, never on a command line)
+                assertThat(stack.processes()).allSatisfy(p -> assertThat(p.info().commandLine()).isPresent().get()
+                        .asString().contains("kafka.security.protocol").doesNotContainIgnoringCase("password"));
                 Path stackFile = work.resolve("stack.json");
                 stack.info().write(stackFile);
                 Path report = work.resolve("report");

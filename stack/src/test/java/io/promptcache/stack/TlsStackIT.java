@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,6 +54,15 @@ class TlsStackIT {
             services.add(info.gc());
             assertThat(services).allSatisfy(url -> assertThat(url).startsWith("https://127.0.0.1:"));
             assertThat(info.caFile()).isNotNull();
+
+            // Then: no secret on a command line, which every user of the machine reads (the key stores' password
+            // and the API key reach the services in files only their user reads); none left in the logs' directory
+            assertThat(stack.processes()).allSatisfy(p -> assertThat(p.info().commandLine()).isPresent()
+                    .get().asString().contains("java").doesNotContainIgnoringCase("password")
+                    .doesNotContain(spec.apiKey()));
+            try (var files = Files.list(Path.of(info.logsDir()))) {
+                assertThat(files.map(f -> f.getFileName().toString())).noneMatch(f -> f.endsWith(".properties"));
+            }
 
             // Then: refused by a client trusting another CA, by one trusting the JVM's CAs; no plain HTTP anywhere
             HttpClient otherCa = client(TlsMaterial.create(work.resolve("other-ca")).clientContext());

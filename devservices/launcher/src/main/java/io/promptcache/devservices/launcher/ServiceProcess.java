@@ -23,8 +23,8 @@ import javax.net.ssl.SSLContext;
 /**
  * A packaged promptcache service ({@code <module>/target/quarkus-app/quarkus-run.jar}) run as its own process on
  * 127.0.0.1, for tests that need a real sibling service (services never import each other). Started with system
- * properties, ready when {@code /q/health/ready} answers 200, stopped with SIGTERM (then SIGKILL after 20 s). Its
- * output goes to a log file next to its data.
+ * properties (secrets in a file only its user reads: {@link SecretProperties}), ready when {@code /q/health/ready}
+ * answers 200, stopped with SIGTERM (then SIGKILL after 20 s). Its output goes to a log file next to its data.
  */
 public final class ServiceProcess implements AutoCloseable {
 
@@ -51,6 +51,8 @@ public final class ServiceProcess implements AutoCloseable {
     private HttpClient http = HTTP;
     private String scheme = "http";
     private Process process;
+    /** The secret properties of its current start, until it is ready ({@link SecretProperties}); null: none. */
+    private Path secretsFile;
 
     private ServiceProcess(Path jar, Map<String, String> properties, Path log, int port) {
         this.jar = jar;
@@ -167,11 +169,26 @@ public final class ServiceProcess implements AutoCloseable {
         if (archived) {
             command.addAll(List.of("-XX:SharedArchiveFile=" + APP_CDS, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
         }
-        properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
-        command.add("-jar");
-        command.add(archived ? jar.getFileName().toString() : jar.toString());
         try {
             Files.createDirectories(log.getParent());
+            Map<String, String> secrets = SecretProperties.of(properties);
+            SecretProperties.delete(secretsFile);
+            secretsFile = secrets.isEmpty()
+                    ? null
+                    : SecretProperties.write(secrets, log.getParent(),
+                            log.getFileName().toString());
+            properties.forEach((k, v) -> {
+                if (!SecretProperties.secret(k) && !k.equals(SecretProperties.LOCATIONS)) {
+                    command.add("-D" + k + "=" + v);
+                }
+            });
+            String locations = properties.get(SecretProperties.LOCATIONS);
+            if (secretsFile != null || locations != null) {
+                command.add("-D" + SecretProperties.LOCATIONS + "=" + (locations == null ? "" : locations + ",")
+                        + (secretsFile == null ? "" : secretsFile.toUri()));
+            }
+            command.add("-jar");
+            command.add(archived ? jar.getFileName().toString() : jar.toString());
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             if (archived) {
@@ -179,6 +196,7 @@ public final class ServiceProcess implements AutoCloseable {
             }
             process = builder.start();
         } catch (IOException e) {
+            SecretProperties.delete(secretsFile);
             throw new UncheckedIOException(e);
         }
         return this;
@@ -197,6 +215,7 @@ public final class ServiceProcess implements AutoCloseable {
                         + log + ":\n" + logTail(20));
             }
             if (ready() && process.isAlive()) {
+                SecretProperties.delete(secretsFile); // read at start
                 return this;
             }
             if (System.nanoTime() > deadline) {
@@ -269,6 +288,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Kills the process at once (SIGKILL), as a crash would. */
     public void kill() {
+        SecretProperties.delete(secretsFile);
         if (process != null) {
             process.destroyForcibly();
             waitFor(Duration.ofSeconds(20));
@@ -298,6 +318,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Graceful stop: SIGTERM, then SIGKILL if it has not exited after 20 s. Idempotent. */
     public void stop() {
+        SecretProperties.delete(secretsFile);
         if (process != null && process.isAlive()) {
             process.destroy();
             if (!waitFor(Duration.ofSeconds(20))) {

@@ -119,25 +119,25 @@ public final class TlsMaterial {
             throw new UncheckedIOException("cannot prepare " + dir, e);
         }
         String validity = Integer.toString(VALIDITY_DAYS);
+        String pass = "-storepass:env";
         keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
                 "CN=promptcache throwaway CA", "-ext", "bc:c", "-validity", validity, "-keystore", "ca.p12",
-                "-storetype", "PKCS12", "-storepass", password);
-        keytool("-exportcert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", password, "-rfc", "-file",
-                "ca.pem");
+                "-storetype", "PKCS12", pass, STOREPASS_ENV);
+        keytool("-exportcert", "-alias", "ca", "-keystore", "ca.p12", pass, STOREPASS_ENV, "-rfc", "-file", "ca.pem");
         keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
                 "CN=localhost", "-validity", validity, "-keystore", "server.p12", "-storetype", "PKCS12",
-                "-storepass", password);
-        keytool("-certreq", "-alias", "server", "-keystore", "server.p12", "-storepass", password, "-file",
+                pass, STOREPASS_ENV);
+        keytool("-certreq", "-alias", "server", "-keystore", "server.p12", pass, STOREPASS_ENV, "-file",
                 "server.csr");
-        keytool("-gencert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", password, "-infile", "server.csr",
+        keytool("-gencert", "-alias", "ca", "-keystore", "ca.p12", pass, STOREPASS_ENV, "-infile", "server.csr",
                 "-outfile", "server.pem", "-rfc", "-ext", san(), "-ext",
                 "ku:c=digitalSignature,keyAgreement", "-ext", "eku=serverAuth", "-validity", validity);
-        keytool("-importcert", "-alias", "ca", "-keystore", "server.p12", "-storepass", password, "-file", "ca.pem",
+        keytool("-importcert", "-alias", "ca", "-keystore", "server.p12", pass, STOREPASS_ENV, "-file", "ca.pem",
                 "-noprompt");
-        keytool("-importcert", "-alias", "server", "-keystore", "server.p12", "-storepass", password, "-file",
+        keytool("-importcert", "-alias", "server", "-keystore", "server.p12", pass, STOREPASS_ENV, "-file",
                 "server.pem");
-        keytool("-importcert", "-alias", "ca", "-keystore", "trust.p12", "-storetype", "PKCS12", "-storepass",
-                password, "-file", "ca.pem", "-noprompt");
+        keytool("-importcert", "-alias", "ca", "-keystore", "trust.p12", "-storetype", "PKCS12", pass,
+                STOREPASS_ENV, "-file", "ca.pem", "-noprompt");
         try {
             // the CA's key signs nothing else: it is not kept
             Files.delete(dir.resolve("ca.p12"));
@@ -153,12 +153,17 @@ public final class TlsMaterial {
         return san.toString();
     }
 
+    /** keytool reads the stores' password from this variable of its environment, never from its command line. */
+    private static final String STOREPASS_ENV = "PROMPTCACHE_STOREPASS";
+
     private void keytool(String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(List.of(args));
         try {
-            Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+            builder.environment().put(STOREPASS_ENV, password);
+            Process process = builder.start();
             byte[] output = process.getInputStream().readAllBytes();
             if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
