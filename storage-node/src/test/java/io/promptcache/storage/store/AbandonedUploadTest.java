@@ -211,8 +211,11 @@ class AbandonedUploadTest {
         try {
             return writer.get(30, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            try (FileChannel release = FileChannel.open(fifo, StandardOpenOption.READ)) {
+            FileChannel release = FileChannel.open(fifo, StandardOpenOption.READ);
+            try {
                 writer.get(30, TimeUnit.SECONDS).close();
+            } finally {
+                release.close();
             }
             throw new AssertionError("nothing read " + fifo + " within 30 s", e);
         }
