@@ -163,10 +163,11 @@ public class NodeHeartbeat {
     }
 
     /**
-     * {@link ObjectStore#reclaimableBytes()} at most once per heartbeat interval: it reads every marked object's
-     * entry, and a node short of room nudges a heartbeat for every candidate it reclaims (tens a second under load),
-     * which made it a third of the node's CPU. The extra heartbeats are for the reclaims sent before them; the
-     * reclaimable estimate of the periodic one serves placement.
+     * {@link ObjectStore#reclaimableBytes()} at most once per heartbeat interval: it visits every marked object,
+     * and a node short of room nudges a heartbeat for every candidate it reclaims (tens a second under load), which
+     * made it a third of the node's CPU (when it also read each one's entry from the metadata store). The extra
+     * heartbeats are for the reclaims sent before them; the reclaimable estimate of the periodic one serves
+     * placement.
      */
     private long reclaimableBytes() {
         long now = System.currentTimeMillis();

@@ -156,12 +156,10 @@ final class Capacity {
         Map<String, Integer> holders = new HashMap<>();
         long bytes = 0;
         for (Reclaimables.Candidate c : room.marked()) {
-            ObjectMeta current = entries.current(c.bucket(), c.key(), c.versionId());
-            if (current == null) {
-                continue;
-            }
-            bytes += current.isInline() ? current.size() : 0;
-            Extent.files(current.bodyExtents()).forEach(f -> holders.merge(f, 1, Integer::sum));
+            // from what the mark remembered of the object's body: no metadata read (the set follows every commit
+            // and delete, so it holds the current version of each marked object)
+            bytes += c.inlineBytes();
+            c.files().forEach(f -> holders.merge(f, 1, Integer::sum));
         }
         for (Map.Entry<String, Integer> h : holders.entrySet()) {
             ExtentRefs.FileEntry entry = refs.get(h.getKey());

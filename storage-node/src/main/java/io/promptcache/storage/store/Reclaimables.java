@@ -2,6 +2,7 @@ package io.promptcache.storage.store;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 import io.promptcache.schema.node.NodeMarkers;
 
@@ -30,8 +31,11 @@ final class Reclaimables {
      *
      * @param evicted tombstoned by the GC (else a LIVE candidate)
      * @param order the deadline of an evicted object, the last use of a candidate
+     * @param inlineBytes the bytes of its body kept in the metadata store (0: its body is in files)
+     * @param files the body files its extents name (what deleting it may free, with their other holders)
      */
-    record Candidate(boolean evicted, long order, String bucket, String key, String versionId) {
+    record Candidate(boolean evicted, long order, String bucket, String key, String versionId, long inlineBytes,
+            Set<String> files) {
     }
 
     private static final Comparator<Candidate> DELETION_ORDER = Comparator.comparing((Candidate c) -> !c.evicted())
@@ -46,7 +50,8 @@ final class Reclaimables {
         Long lastUse = deadline != null ? null : number(meta.userMetadata().get(CANDIDATE));
         order.update(bucket, key, previous -> deadline == null && lastUse == null
                 ? null
-                : new Candidate(deadline != null, deadline != null ? deadline : lastUse, bucket, key, meta.fileId()));
+                : new Candidate(deadline != null, deadline != null ? deadline : lastUse, bucket, key, meta.fileId(),
+                        meta.isInline() ? meta.size() : 0, Extent.files(meta.bodyExtents())));
     }
 
     private static Long number(String value) {
@@ -69,7 +74,8 @@ final class Reclaimables {
         if (current == null || current.evicted() || current.order() >= nowMs) {
             return;
         }
-        order.move(bucket, key, current, new Candidate(false, nowMs, bucket, key, current.versionId()));
+        order.move(bucket, key, current, new Candidate(false, nowMs, bucket, key, current.versionId(),
+                current.inlineBytes(), current.files()));
     }
 
     /** {@code bucket/key} was deleted. */
