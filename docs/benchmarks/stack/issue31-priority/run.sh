@@ -5,12 +5,14 @@
 #   (e.g. RENICE="http.port=8080:-10" puts the index first; a negative nice needs root: an experiment, not a setup);
 #   BENCH_ARGS="...": more bench options (e.g. --rate 32: open loop at 32 requests/s);
 #   PERF_SCHED=<seconds>: `perf sched record` of the whole machine for that long from 240 s into the bench, then
-#   `perf sched latency` per thread (perf-sched.txt).
+#   `perf sched latency` per thread (perf-sched.txt);
+#   JAR=<promptcache-stack.jar>: the launcher that runs `up` and `bench` (default <checkout>/stack/target/...);
+#   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 LABEL=$1; HOME_DIR=$2; DUR=${3:-300}
-OUT=$here/$LABEL; DATA=/tmp/prof-data-$LABEL; rm -rf $OUT $DATA; mkdir -p $OUT
-JAR=$HOME_DIR/stack/target/promptcache-stack.jar
+OUT=${OUT_ROOT:-$here}/$LABEL; DATA=/tmp/prof-data-$LABEL; rm -rf $OUT $DATA; mkdir -p $OUT
+JAR=${JAR:-$HOME_DIR/stack/target/promptcache-stack.jar}
 java -jar $JAR up --home $HOME_DIR --node-capacity 256MiB --data-dir $DATA --stack-file $OUT/stack.json > $OUT/up.log 2>&1 &
 UP=$!
 for i in $(seq 1 90); do [[ -f $OUT/stack.json ]] && break; sleep 2; done
