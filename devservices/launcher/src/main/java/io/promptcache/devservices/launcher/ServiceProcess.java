@@ -178,7 +178,7 @@ public final class ServiceProcess implements AutoCloseable {
                     : SecretProperties.write(secrets, log.getParent(),
                             log.getFileName().toString());
             properties.forEach((k, v) -> {
-                if (!SecretProperties.secret(k) && !k.equals(SecretProperties.LOCATIONS)) {
+                if (!secrets.containsKey(k) && !k.equals(SecretProperties.LOCATIONS)) {
                     command.add("-D" + k + "=" + v);
                 }
             });
