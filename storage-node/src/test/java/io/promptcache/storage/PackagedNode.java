@@ -3,7 +3,6 @@ package io.promptcache.storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,6 +14,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.promptcache.devservices.launcher.ServiceProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,9 +41,7 @@ final class PackagedNode implements AutoCloseable {
     PackagedNode(Path data, String kafka) throws IOException {
         this.data = data;
         this.kafka = kafka;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            this.port = socket.getLocalPort();
-        }
+        this.port = ServiceProcess.freePort();
     }
 
     /** Adds system properties (storage-node configuration) to the next {@link #start}. */

@@ -2,8 +2,6 @@ package io.promptcache.devservices.launcher;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,6 +29,8 @@ public final class ServiceProcess implements AutoCloseable {
     /** HTTP/1.1: no h2c upgrade of every new connection (see the stack's {@code status.Http}). */
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
+
+    private static final FreePorts PORTS = FreePorts.ofMachine();
 
     /** The AppCDS archive a service's build writes beside its {@code quarkus-run.jar}. */
     public static final String APP_CDS = "app-cds.jsa";
@@ -343,22 +343,15 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Whether nothing listens on {@code port} of 127.0.0.1 now (free when asked; the usual race applies). */
     public static boolean portFree(int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress("127.0.0.1", port));
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return FreePorts.free(port);
     }
 
-    /** A free TCP port on 127.0.0.1 (free when asked; the usual race applies). */
+    /**
+     * A port nothing listens on now, for a service to bind shortly: outside the kernel's ephemeral range, so no
+     * outgoing connection takes it meanwhile, and never the same twice from this JVM ({@link FreePorts}).
+     */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return PORTS.pick();
     }
 
     private static void sleep(long millis) {
