@@ -3,6 +3,14 @@
 # fresh stack, per-JVM CPU, vmstat, the index's lookup histograms), plus, once the stack is up:
 #   RENICE="<pattern>:<nice> ...": every thread of the processes whose command line matches <pattern> set to <nice>
 #   (e.g. RENICE="http.port=8080:-10" puts the index first; a negative nice needs root: an experiment, not a setup);
+#   AUTOGROUP="<pattern>:<nice> ...": the same through the process's autogroup (/proc/<pid>/autogroup). Each service of
+#   `up` runs in a session of its own, hence (kernel.sched_autogroup_enabled=1, Debian's default) in a scheduling
+#   group of its own, and a thread's nice counts only against the threads of its own group: RENICE does nothing
+#   between services there; AUTOGROUP weighs the groups (a negative nice needs root);
+#   THREADS="<pattern>:<thread-name-regex>:<nice> ...": every thread of those processes whose name (/proc/.../comm)
+#   matches the regex set to <nice>, once a minute (threads come and go): priorities inside one service's group;
+#   CLIENT_AUTOGROUP=<nice>: the nice of this script's own autogroup (its session: the bench client, the engines);
+#   UP_ARGS="...": more `up` options (e.g. --java <a wrapper that changes one service's JVM flags>);
 #   BENCH_ARGS="...": more bench options (e.g. --rate 32: open loop at 32 requests/s);
 #   PERF_SCHED=<seconds>: `perf sched record` of the whole machine for that long from 240 s into the bench, then
 #   `perf sched latency` per thread (perf-sched.txt);
@@ -13,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 LABEL=$1; HOME_DIR=$2; DUR=${3:-300}
 OUT=${OUT_ROOT:-$here}/$LABEL; DATA=/tmp/prof-data-$LABEL; rm -rf $OUT $DATA; mkdir -p $OUT
 JAR=${JAR:-$HOME_DIR/stack/target/promptcache-stack.jar}
-java -jar $JAR up --home $HOME_DIR --node-capacity 256MiB --data-dir $DATA --stack-file $OUT/stack.json > $OUT/up.log 2>&1 &
+java -jar $JAR up --home $HOME_DIR --node-capacity 256MiB --data-dir $DATA --stack-file $OUT/stack.json ${UP_ARGS:-} > $OUT/up.log 2>&1 &
 UP=$!
 for i in $(seq 1 90); do [[ -f $OUT/stack.json ]] && break; sleep 2; done
 for spec in ${RENICE:-}; do
@@ -21,6 +29,26 @@ for spec in ${RENICE:-}; do
   for p in $(pgrep -f "$pat"); do for t in /proc/$p/task/*; do renice -n $n -p ${t##*/} > /dev/null; done; done
   echo "reniced $pat to $n: $(pgrep -f "$pat" | tr '\n' ' ')" >> $OUT/renice.txt
 done
+for spec in ${AUTOGROUP:-}; do
+  pat=${spec%%:*}; n=${spec##*:}
+  for p in $(pgrep -f "$pat"); do echo $n > /proc/$p/autogroup; done
+  echo "autogroup of $pat to $n: $(for p in $(pgrep -f "$pat"); do echo "$p $(cat /proc/$p/autogroup)"; done | tr '\n' ' ')" >> $OUT/renice.txt
+done
+if [[ -n ${THREADS:-} ]]; then
+  ( for round in $(seq 1 12); do
+      for spec in $THREADS; do
+        IFS=: read -r pat rx n <<< "$spec"
+        for p in $(pgrep -f "$pat"); do for t in /proc/$p/task/*; do
+          grep -Eq "$rx" $t/comm 2>/dev/null && renice -n $n -p ${t##*/} > /dev/null && echo "$round $p ${t##*/} $(cat $t/comm) $n"
+        done; done
+      done >> $OUT/threads.txt
+      sleep 60
+    done ) &
+fi
+if [[ -n ${CLIENT_AUTOGROUP:-} ]]; then
+  echo $CLIENT_AUTOGROUP > /proc/$$/autogroup
+  echo "autogroup of the bench client (this script's session) to $CLIENT_AUTOGROUP: $(cat /proc/$$/autogroup)" >> $OUT/renice.txt
+fi
 vmstat -n 5 > $OUT/vmstat.txt &
 V=$!
 java -jar $JAR bench --stack-file $OUT/stack.json --duration ${DUR}s --concurrency 16 \

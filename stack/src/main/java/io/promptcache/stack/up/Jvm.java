@@ -10,14 +10,23 @@ import java.util.List;
  * @param java the {@code java} binary; null: the one running the launcher
  * @param aot whether the services use their AOT caches, record them, or neither
  * @param jit which just-in-time compilers the services (and the stack's broker) use
+ * @param indexFirst whether the index replicas' scheduling groups go ahead of the other services' ({@code up
+ *        --index-first}: their autogroup at nice {@value #INDEX_FIRST_NICE}; docs/operations.md, "CPU: the index
+ *        first")
  */
-public record Jvm(Path java, Aot aot, Jit jit) {
+public record Jvm(Path java, Aot aot, Jit jit, boolean indexFirst) {
 
     /** The launcher's JVM, no AOT cache (the AppCDS archive of each service's build, when there is one), full JIT. */
     public static final Jvm DEFAULT = new Jvm(null, Aot.OFF, Jit.FULL);
+    /** The nice of an index replica's scheduling group with {@link #indexFirst}: about 9 times the weight of one at 0. */
+    public static final int INDEX_FIRST_NICE = -10;
 
     public Jvm {
         jit = jit == null ? Jit.FULL : jit;
+    }
+
+    public Jvm(Path java, Aot aot, Jit jit) {
+        this(java, aot, jit, false);
     }
 
     public Jvm(Path java, Aot aot) {

@@ -115,6 +115,9 @@ public final class Stack implements AutoCloseable {
             int port = port(spec.indexPort(), i);
             ServiceProcess replica = service("index-service", name, indexConfig(bootstrap, name, port),
                     List.of("-Xmx768m", "-XX:+UseParallelGC"));
+            if (spec.jvm().indexFirst()) {
+                replica.withGroupNice(Jvm.INDEX_FIRST_NICE); // set once ready, after every restart too
+            }
             replicas.add(replica);
             index.add(replica.url(""));
         }

@@ -128,6 +128,11 @@ public final class UpCommand implements Callable<Integer> {
             + "later; for short runs on few cores) (default ${DEFAULT-VALUE})")
     Jvm.Jit jit = Jvm.Jit.FULL;
 
+    @Option(names = "--index-first", description = "give the index replicas about 9 times the CPU weight of the other "
+            + "services when the cores are busy (their scheduling group at nice -10: needs root or CAP_SYS_NICE; "
+            + "Linux with autogroups): lookups wait less, the GC lags more (docs/operations.md)")
+    boolean indexFirst;
+
     @Option(names = "--home", description = "the promptcache checkout whose packaged services run (default: the "
             + "one this tool was built in)")
     Path home;
@@ -144,7 +149,7 @@ public final class UpCommand implements Callable<Integer> {
                 noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka, withKafkaSettings(indexConfig),
                 withKafkaSettings(nodeConfig), withKafkaSettings(gcConfig), !openStorage,
                 auth ? Secrets.random(24) : null, tls, s3, new Jvm(java == null ? null : java.toAbsolutePath(),
-                        aot ? Jvm.Aot.USE : Jvm.Aot.OFF, jit));
+                        aot ? Jvm.Aot.USE : Jvm.Aot.OFF, jit, indexFirst));
         out.println("starting promptcache: " + nodeCount + " storage node(s)" + (s3Endpoint == null
                 ? ""
                 : " and S3 at " + s3Endpoint + " (bucket " + s3Bucket + ")") + ", " + replicas
@@ -175,6 +180,10 @@ public final class UpCommand implements Callable<Integer> {
             out.println("  jit            " + (jit == Jvm.Jit.QUICK
                     ? "QUICK: C1 only, fast from the first minute, slower later (--jit FULL for long runs)"
                     : "FULL: C1 then C2 (the first minutes compile; --jit QUICK for short runs on few cores)"));
+            if (indexFirst) {
+                out.println("  cpu            the index replicas first (their scheduling group at nice "
+                        + Jvm.INDEX_FIRST_NICE + ")");
+            }
             if (spec.s3() != null) {
                 out.println("  external S3    " + spec.s3().endpoint() + " bucket " + spec.s3().bucket() + " (node "
                         + S3Endpoint.ID + ", budget " + spec.s3().budgetBytes() + " B, copy " + spec.s3().copy()

@@ -41,6 +41,8 @@ public final class ServiceProcess implements AutoCloseable {
     private final int port;
     private List<String> jvmArgs = List.of("-Xmx384m", "-XX:+UseSerialGC");
     private boolean ownSession;
+    /** The nice of its scheduling group once ready ({@link #withGroupNice}); null: left as it starts. */
+    private Integer groupNice;
     private boolean startupArchive;
     /** The JVM to run the service with; null: the one running this code. */
     private Path java;
@@ -117,6 +119,16 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public ServiceProcess inOwnSession() {
         this.ownSession = true;
+        return this;
+    }
+
+    /**
+     * Sets the nice of the process's scheduling group ({@link SchedulingGroups}) each time it is ready: -10 puts it
+     * ahead of the other services on a busy machine (docs/operations.md, "CPU: the index first"). Needs
+     * {@link #inOwnSession}; {@link #awaitReady} fails, naming what to do, where the nice cannot be set.
+     */
+    public ServiceProcess withGroupNice(int nice) {
+        this.groupNice = nice;
         return this;
     }
 
@@ -216,6 +228,9 @@ public final class ServiceProcess implements AutoCloseable {
             }
             if (ready() && process.isAlive()) {
                 SecretProperties.delete(secretsFile); // read at start
+                if (groupNice != null) {
+                    weigh();
+                }
                 return this;
             }
             if (System.nanoTime() > deadline) {
@@ -224,6 +239,16 @@ public final class ServiceProcess implements AutoCloseable {
                         + ":\n" + logTail(20));
             }
             sleep(200);
+        }
+    }
+
+    /** Sets {@link #groupNice}; stops the process and throws if it cannot be set. */
+    private void weigh() {
+        try {
+            SchedulingGroups.setNice(process.pid(), groupNice);
+        } catch (IllegalStateException e) {
+            close();
+            throw new IllegalStateException(name() + ": " + e.getMessage(), e);
         }
     }
 

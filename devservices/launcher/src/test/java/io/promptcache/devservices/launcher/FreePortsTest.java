@@ -48,6 +48,7 @@ class FreePortsTest {
         try (ServerSocket held = new ServerSocket(first == 20_000 ? 20_001 : 20_000, 1,
                 InetAddress.getByName("127.0.0.1"))) {
             // the next in turn is held: the one after it (first again, since it wraps) is given
+            assertThat(held.isBound()).isTrue();
             assertThat(ports.pick()).isEqualTo(first);
         }
     }

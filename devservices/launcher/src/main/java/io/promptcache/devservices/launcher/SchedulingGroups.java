@@ -1,0 +1,85 @@
+package io.promptcache.devservices.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The weight of a process's scheduling group on Linux. With autogroups on ({@code kernel.sched_autogroup_enabled=1},
+ * Debian's default), every session is a group of its own, the scheduler shares the CPU between the groups first, and
+ * a thread's nice counts only against the threads of its own group: {@code renice} of a service started in its own
+ * session does nothing against the other services. The group's own nice ({@code /proc/<pid>/autogroup}, see
+ * {@code man 7 sched}) does: at -10 the group weighs about 9 times a group at 0. Lowering it needs root (or
+ * {@code CAP_SYS_NICE}, or {@code RLIMIT_NICE}); raising it does not.
+ */
+public final class SchedulingGroups {
+
+    private static final Path ENABLED = Path.of("/proc/sys/kernel/sched_autogroup_enabled");
+    private static final Pattern GROUP = Pattern.compile("/autogroup-(\\d+) nice (-?\\d+)");
+
+    private SchedulingGroups() {
+    }
+
+    /** A process's autogroup as {@code /proc/<pid>/autogroup} says it: its id and nice. */
+    public record Group(long id, int nice) {
+    }
+
+    /** The autogroup of {@code pid}. */
+    public static Group of(long pid) {
+        Path file = file(pid);
+        try {
+            Matcher m = GROUP.matcher(Files.readString(file));
+            if (!m.find()) {
+                throw new IllegalStateException("cannot read the scheduling group of process " + pid + " (" + file
+                        + ")");
+            }
+            return new Group(Long.parseLong(m.group(1)), Integer.parseInt(m.group(2)));
+        } catch (IOException e) {
+            throw new IllegalStateException("process " + pid + " has no scheduling group to weigh (" + file
+                    + ": " + e.getMessage() + "): autogroups need Linux with CONFIG_SCHED_AUTOGROUP", e);
+        }
+    }
+
+    /**
+     * Sets the nice of the autogroup of {@code pid}, a process that runs in a session of its own (else the group is
+     * this launcher's too, and is refused).
+     *
+     * @throws IllegalStateException with what to do when autogroups are off, the process shares this launcher's
+     *         group, or the nice may not be lowered
+     */
+    public static void setNice(long pid, int nice) {
+        if (!enabled()) {
+            throw new IllegalStateException("autogroups are off (kernel.sched_autogroup_enabled=0): a scheduling "
+                    + "group's nice would do nothing; renice the process's threads instead");
+        }
+        Group group = of(pid);
+        if (group.id() == of(ProcessHandle.current().pid()).id()) {
+            throw new IllegalStateException("process " + pid + " shares this launcher's scheduling group (not in a "
+                    + "session of its own): its group's nice would weigh the launcher too");
+        }
+        try {
+            Files.writeString(file(pid), Integer.toString(nice));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot set the nice of process " + pid + "'s scheduling group to " + nice
+                    + " (" + file(pid) + ": " + e.getMessage() + ")" + (nice < group.nice()
+                            ? ": lowering a nice needs root, CAP_SYS_NICE or a RLIMIT_NICE that allows it"
+                            : ""),
+                    e);
+        }
+    }
+
+    /** Whether the kernel groups by session ({@code kernel.sched_autogroup_enabled}). */
+    public static boolean enabled() {
+        try {
+            return Files.readString(ENABLED).trim().equals("1");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Path file(long pid) {
+        return Path.of("/proc", Long.toString(pid), "autogroup");
+    }
+}
