@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class IndexFirstIT {
             assertThat(SchedulingGroups.of(replica.handle().pid()).nice()).isEqualTo(Jvm.INDEX_FIRST_NICE);
             long launcher = SchedulingGroups.of(ProcessHandle.current().pid()).id();
             assertThat(SchedulingGroups.of(replica.handle().pid()).id()).isNotEqualTo(launcher);
-            for (ServiceProcess other : java.util.List.of(stack.nodes().get(0), stack.gcs().get(0))) {
+            for (ServiceProcess other : List.of(stack.nodes().get(0), stack.gcs().get(0))) {
                 assertThat(SchedulingGroups.of(other.handle().pid()).nice()).as(other.log().toString()).isZero();
             }
             assertThat(SchedulingGroups.of(ProcessHandle.current().pid()).nice()).as("the launcher's").isZero();
