@@ -15,3 +15,6 @@ mkdir -p /tmp/gclog
 JAVA_TOOL_OPTIONS="-Xlog:gc:file=/tmp/gclog/gc-%p.log" AUTOGROUP="http.port=8080:-10" ./run.sh idx-gclog $home 300
 setsid bash -c "CLIENT_AUTOGROUP=-10 AUTOGROUP=http.port=8080:-10 ./run.sh idx-client $home 300"
 UP_ARGS="--java $(cd ../issue31-autogroup && pwd)/java-zgc" AUTOGROUP="http.port=8080:-10" ./run.sh idx-zgc $home 300
+# then `up --index-first` itself, and the stack as is, back to back
+UP_ARGS="--index-first" ./run.sh up-index-first $home 300
+./run.sh base3 $home 300
