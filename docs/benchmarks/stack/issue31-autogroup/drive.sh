@@ -18,3 +18,5 @@ UP_ARGS="--java $(cd ../issue31-autogroup && pwd)/java-zgc" AUTOGROUP="http.port
 # then `up --index-first` itself, and the stack as is, back to back
 UP_ARGS="--index-first" ./run.sh up-index-first $home 300
 ./run.sh base3 $home 300
+# then `up --index-first` with this session (the bench and an independent prober) at nice -10 as well
+setsid bash -c "echo -10 > /proc/\$\$/autogroup; ( sleep 45; python3 ../issue31-sched/probe.py 250 $OUT_ROOT/probe-index-first.txt ) & UP_ARGS=--index-first ./run.sh probe-index-first $home 300; wait"
