@@ -20,3 +20,5 @@ UP_ARGS="--index-first" ./run.sh up-index-first $home 300
 ./run.sh base3 $home 300
 # then `up --index-first` with this session (the bench and an independent prober) at nice -10 as well
 setsid bash -c "echo -10 > /proc/\$\$/autogroup; ( sleep 45; python3 ../issue31-sched/probe.py 250 $OUT_ROOT/probe-index-first.txt ) & UP_ARGS=--index-first ./run.sh probe-index-first $home 300; wait"
+# then `up --index-first` with 8 event loops in the index instead of 2
+UP_ARGS="--index-first --index-config quarkus.vertx.event-loops-pool-size=8" ./run.sh idx-loops8 $home 300
