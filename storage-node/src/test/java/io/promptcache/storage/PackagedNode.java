@@ -33,12 +33,12 @@ final class PackagedNode implements AutoCloseable {
     private Process process;
 
     /** A node whose heartbeats go to a closed port (no broker reachable). */
-    PackagedNode(Path data) throws IOException {
+    PackagedNode(Path data) {
         this(data, "127.0.0.1:1");
     }
 
     /** A node with {@code kafka.bootstrap.servers} set to {@code kafka}, or not set at all when it is null. */
-    PackagedNode(Path data, String kafka) throws IOException {
+    PackagedNode(Path data, String kafka) {
         this.data = data;
         this.kafka = kafka;
         this.port = ServiceProcess.freePort();
