@@ -22,24 +22,44 @@ public final class SchedulingGroups {
     private SchedulingGroups() {
     }
 
-    /** A process's autogroup as {@code /proc/<pid>/autogroup} says it: its id and nice. */
+    /**
+     * A process's autogroup as {@code /proc/<pid>/autogroup} says it: its id and nice. The system's default group
+     * (of the processes whose session never called {@code setsid}, such as a container's first process and what it
+     * starts) has no line in that file; it is {@link #DEFAULT}, id 0 (the kernel numbers the others from 1).
+     */
     public record Group(long id, int nice) {
+
+        /** Whether this is the system's default group, whose nice cannot be set. */
+        public boolean isDefault() {
+            return id == DEFAULT.id;
+        }
     }
+
+    /** The system's default autogroup. */
+    public static final Group DEFAULT = new Group(0, 0);
 
     /** The autogroup of {@code pid}. */
     public static Group of(long pid) {
         Path file = file(pid);
         try {
-            Matcher m = GROUP.matcher(Files.readString(file));
-            if (!m.find()) {
-                throw new IllegalStateException("cannot read the scheduling group of process " + pid + " (" + file
-                        + ")");
-            }
-            return new Group(Long.parseLong(m.group(1)), Integer.parseInt(m.group(2)));
+            return parse(pid, Files.readString(file));
         } catch (IOException e) {
             throw new IllegalStateException("process " + pid + " has no scheduling group to weigh (" + file
                     + ": " + e.getMessage() + "): autogroups need Linux with CONFIG_SCHED_AUTOGROUP", e);
         }
+    }
+
+    /** What {@code /proc/<pid>/autogroup} holds: one line, or none for the default group. */
+    static Group parse(long pid, String content) {
+        if (content.isBlank()) {
+            return DEFAULT;
+        }
+        Matcher m = GROUP.matcher(content);
+        if (!m.find()) {
+            throw new IllegalStateException("cannot read the scheduling group of process " + pid + " (/proc/" + pid
+                    + "/autogroup: " + content.strip() + ")");
+        }
+        return new Group(Long.parseLong(m.group(1)), Integer.parseInt(m.group(2)));
     }
 
     /**
@@ -47,7 +67,7 @@ public final class SchedulingGroups {
      * this launcher's too, and is refused).
      *
      * @throws IllegalStateException with what to do when autogroups are off, the process shares this launcher's
-     *         group, or the nice may not be lowered
+     *         group or runs in the default group, or the nice may not be lowered
      */
     public static void setNice(long pid, int nice) {
         if (!enabled()) {
@@ -58,6 +78,10 @@ public final class SchedulingGroups {
         if (group.id() == of(ProcessHandle.current().pid()).id()) {
             throw new IllegalStateException("process " + pid + " shares this launcher's scheduling group (not in a "
                     + "session of its own): its group's nice would weigh the launcher too");
+        }
+        if (group.isDefault()) {
+            throw new IllegalStateException("process " + pid + " runs in the system's default scheduling group (not "
+                    + "in a session of its own), whose nice cannot be set");
         }
         try {
             Files.writeString(file(pid), Integer.toString(nice));

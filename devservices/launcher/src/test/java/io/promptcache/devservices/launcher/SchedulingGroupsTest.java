@@ -73,6 +73,41 @@ class SchedulingGroupsTest {
                 .hasMessageContaining("has no scheduling group");
     }
 
+    @Test
+    void shouldReadTheDefaultGroupAsTheKernelShowsIt() {
+        // a process whose session never called setsid (a container's first process, a CI runner's JVM) is in the
+        // default group: its file is empty
+        assertThat(SchedulingGroups.parse(1, "")).isEqualTo(SchedulingGroups.DEFAULT);
+        assertThat(SchedulingGroups.DEFAULT.isDefault()).isTrue();
+        assertThat(SchedulingGroups.parse(7, "/autogroup-42 nice -10\n"))
+                .isEqualTo(new SchedulingGroups.Group(42, -10));
+        assertThatThrownBy(() -> SchedulingGroups.parse(7, "garbage")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cannot read the scheduling group of process 7");
+    }
+
+    @Test
+    void shouldRefuseAProcessOfTheDefaultGroup() throws IOException {
+        // the kernel's own threads (and init) are in the default group on any Linux
+        long pid;
+        try (var pids = Files.list(Path.of("/proc"))) {
+            pid = pids.map(p -> p.getFileName().toString()).filter(name -> name.matches("\\d+"))
+                    .map(Long::parseLong).filter(SchedulingGroupsTest::inDefaultGroup).findFirst().orElseThrow();
+        }
+        String expected = SchedulingGroups.of(ProcessHandle.current().pid()).isDefault()
+                ? "shares this launcher's scheduling group" // a JVM started outside any session of its own (CI)
+                : "runs in the system's default scheduling group";
+        assertThatThrownBy(() -> SchedulingGroups.setNice(pid, 5)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(expected);
+    }
+
+    private static boolean inDefaultGroup(long pid) {
+        try {
+            return SchedulingGroups.of(pid).isDefault();
+        } catch (IllegalStateException gone) {
+            return false;
+        }
+    }
+
     /** {@code sleep 60}, in a session of its own or not, once its session is what was asked for. */
     private Process start(boolean ownSession) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(ServiceProcess.sessionPrefix(ownSession));
