@@ -73,7 +73,7 @@ while kill -0 $B 2>/dev/null; do
 done
 [[ -n ${P:-} ]] && wait $P
 kill $V
-curl -s localhost:8080/q/metrics | grep -E "^promptcache_(lookup|event_loop)" > $OUT/index-lookup-metrics.txt
+curl -s localhost:8080/q/metrics | grep -E "^promptcache_(lookup|event_loop|store)" > $OUT/index-lookup-metrics.txt
 kill -TERM $UP; wait $UP
 [[ -n ${KEEP_DATA:-} ]] || rm -rf $DATA
 python3 $here/../issue31-listed-keys/cpu-window.py $OUT > $OUT/cpu.txt

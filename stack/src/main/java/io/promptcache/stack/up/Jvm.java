@@ -10,9 +10,9 @@ import java.util.List;
  * @param java the {@code java} binary; null: the one running the launcher
  * @param aot whether the services use their AOT caches, record them, or neither
  * @param jit which just-in-time compilers the services (and the stack's broker) use
- * @param indexFirst whether the index replicas' scheduling groups go ahead of the other services' ({@code up
- *        --index-first}: their autogroup at nice {@value #INDEX_FIRST_NICE}; docs/operations.md, "CPU: the index
- *        first")
+ * @param indexFirst whether the index replicas go ahead of the other services ({@code up --index-first}: their
+ *        autogroup at nice {@value #INDEX_FIRST_NICE}, their event loops in the real-time class; docs/operations.md,
+ *        "CPU: the index first")
  */
 public record Jvm(Path java, Aot aot, Jit jit, boolean indexFirst) {
 
@@ -20,6 +20,12 @@ public record Jvm(Path java, Aot aot, Jit jit, boolean indexFirst) {
     public static final Jvm DEFAULT = new Jvm(null, Aot.OFF, Jit.FULL);
     /** The nice of an index replica's scheduling group with {@link #indexFirst}: about 9 times the weight of one at 0. */
     public static final int INDEX_FIRST_NICE = -10;
+    /**
+     * The threads of an index replica put in the real-time class with {@link #indexFirst}: its Vert.x event loops
+     * ({@code vert.x-eventloop-thread-N}, as Linux keeps the first 15 characters of a thread's name), which read every
+     * request and answer every lookup.
+     */
+    public static final String INDEX_FIRST_THREADS = "vert.x-eventloo";
 
     public Jvm {
         jit = jit == null ? Jit.FULL : jit;

@@ -116,7 +116,8 @@ public final class Stack implements AutoCloseable {
             ServiceProcess replica = service("index-service", name, indexConfig(bootstrap, name, port),
                     List.of("-Xmx768m", "-XX:+UseParallelGC"));
             if (spec.jvm().indexFirst()) {
-                replica.withGroupNice(Jvm.INDEX_FIRST_NICE); // set once ready, after every restart too
+                // set once ready, after every restart too
+                replica.withGroupNice(Jvm.INDEX_FIRST_NICE).withRealTimeThreads(Jvm.INDEX_FIRST_THREADS);
             }
             replicas.add(replica);
             index.add(replica.url(""));

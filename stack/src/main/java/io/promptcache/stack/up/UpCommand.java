@@ -129,8 +129,9 @@ public final class UpCommand implements Callable<Integer> {
     Jvm.Jit jit = Jvm.Jit.FULL;
 
     @Option(names = "--index-first", description = "give the index replicas about 9 times the CPU weight of the other "
-            + "services when the cores are busy (their scheduling group at nice -10: needs root or CAP_SYS_NICE; "
-            + "Linux with autogroups): lookups wait less, the GC lags more (docs/operations.md)")
+            + "services when the cores are busy (their scheduling group at nice -10), and their event loops the "
+            + "real-time class (SCHED_RR): lookups wait less, the GC lags more. Needs root or CAP_SYS_NICE and Linux "
+            + "with autogroups (docs/operations.md)")
     boolean indexFirst;
 
     @Option(names = "--home", description = "the promptcache checkout whose packaged services run (default: the "
@@ -182,7 +183,7 @@ public final class UpCommand implements Callable<Integer> {
                     : "FULL: C1 then C2 (the first minutes compile; --jit QUICK for short runs on few cores)"));
             if (indexFirst) {
                 out.println("  cpu            the index replicas first (their scheduling group at nice "
-                        + Jvm.INDEX_FIRST_NICE + ")");
+                        + Jvm.INDEX_FIRST_NICE + ", their event loops SCHED_RR)");
             }
             if (spec.s3() != null) {
                 out.println("  external S3    " + spec.s3().endpoint() + " bucket " + spec.s3().bucket() + " (node "

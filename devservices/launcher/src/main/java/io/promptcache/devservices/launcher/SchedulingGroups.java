@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 public final class SchedulingGroups {
 
     private static final Path ENABLED = Path.of("/proc/sys/kernel/sched_autogroup_enabled");
+    private static final int CAP_SYS_NICE = 23;
     private static final Pattern GROUP = Pattern.compile("/autogroup-(\\d+) nice (-?\\d+)");
 
     private SchedulingGroups() {
@@ -91,6 +92,21 @@ public final class SchedulingGroups {
                             ? ": lowering a nice needs root, CAP_SYS_NICE or a RLIMIT_NICE that allows it"
                             : ""),
                     e);
+        }
+    }
+
+    /**
+     * Whether this process may raise a priority: lower a nice, or give a thread a real-time policy
+     * ({@code CAP_SYS_NICE} among its effective capabilities; root has it).
+     */
+    public static boolean mayRaisePriority() {
+        try {
+            return Files.readString(Path.of("/proc/self/status")).lines()
+                    .filter(line -> line.startsWith("CapEff:"))
+                    .map(line -> (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << CAP_SYS_NICE)) != 0)
+                    .findFirst().orElse(false);
+        } catch (IOException e) {
+            return false;
         }
     }
 

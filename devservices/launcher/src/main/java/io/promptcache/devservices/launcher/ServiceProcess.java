@@ -43,6 +43,8 @@ public final class ServiceProcess implements AutoCloseable {
     private boolean ownSession;
     /** The nice of its scheduling group once ready ({@link #withGroupNice}); null: left as it starts. */
     private Integer groupNice;
+    /** The threads put in the real-time class once ready ({@link #withRealTimeThreads}); null: none. */
+    private String realTimeThreads;
     private boolean startupArchive;
     /** The JVM to run the service with; null: the one running this code. */
     private Path java;
@@ -129,6 +131,17 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public ServiceProcess withGroupNice(int nice) {
         this.groupNice = nice;
+        return this;
+    }
+
+    /**
+     * Puts the threads whose names start with {@code prefix} in the real-time class ({@link RealTimeThreads}, at
+     * priority 1) each time the process is ready: its event loops then answer ahead of every other thread of the
+     * machine (docs/operations.md, "CPU: the index first"). {@link #awaitReady} fails, naming what to do, where that
+     * is refused.
+     */
+    public ServiceProcess withRealTimeThreads(String prefix) {
+        this.realTimeThreads = prefix;
         return this;
     }
 
@@ -228,9 +241,7 @@ public final class ServiceProcess implements AutoCloseable {
             }
             if (ready() && process.isAlive()) {
                 SecretProperties.delete(secretsFile); // read at start
-                if (groupNice != null) {
-                    weigh();
-                }
+                weigh();
                 return this;
             }
             if (System.nanoTime() > deadline) {
@@ -242,10 +253,15 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    /** Sets {@link #groupNice}; stops the process and throws if it cannot be set. */
+    /** Sets {@link #groupNice} and {@link #realTimeThreads}; stops the process and throws if either is refused. */
     private void weigh() {
         try {
-            SchedulingGroups.setNice(process.pid(), groupNice);
+            if (groupNice != null) {
+                SchedulingGroups.setNice(process.pid(), groupNice);
+            }
+            if (realTimeThreads != null) {
+                RealTimeThreads.promote(process.pid(), realTimeThreads, 1);
+            }
         } catch (IllegalStateException e) {
             close();
             throw new IllegalStateException(name() + ": " + e.getMessage(), e);

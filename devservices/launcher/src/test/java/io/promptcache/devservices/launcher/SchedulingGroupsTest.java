@@ -49,7 +49,7 @@ class SchedulingGroupsTest {
         assertThat(SchedulingGroups.of(pid)).isEqualTo(new SchedulingGroups.Group(before.id(), 5));
         assertThat(SchedulingGroups.of(ProcessHandle.current().pid()).nice()).as("this JVM's group").isZero();
 
-        if (mayLower()) {
+        if (SchedulingGroups.mayRaisePriority()) {
             SchedulingGroups.setNice(pid, -10);
             assertThat(SchedulingGroups.of(pid).nice()).isEqualTo(-10);
         } else {
@@ -121,13 +121,5 @@ class SchedulingGroupsTest {
             Thread.sleep(50);
         }
         return child;
-    }
-
-    /** Whether this JVM's user may lower a nice (root, in practice, on these machines). */
-    private static boolean mayLower() throws IOException {
-        return Files.readString(Path.of("/proc/self/status")).lines()
-                .filter(line -> line.startsWith("CapEff:"))
-                .map(line -> (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 23)) != 0)
-                .findFirst().orElse(false);
     }
 }
