@@ -9,7 +9,7 @@ for line in open(log):
         rows.append((float(m.group(1)), m.group(2), int(m.group(3)) / 1e6, int(m.group(4)) / 1e6))
 if not rows:
     sys.exit(f'{log}: no safepoints after {since} s')
-span = rows[-1][0] - rows[0][0]
+span = max(rows[-1][0] - rows[0][0], 1.0)
 q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]
 reach = [r[2] for r in rows]; total = [r[3] for r in rows]
 print(f'{log}: {len(rows)} safepoints in {span:.0f} s ({len(rows) / span:.1f}/s), stopped {sum(total) / 1e3:.1f} s '
