@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runs of docs/benchmarks.md "Where the rest of the lookup tail goes" (2026-11-29), each a fresh stack and the
+# The runs of docs/benchmarks.md "Where the rest of the lookup tail was" (2026-11-29), each a fresh stack and the
 # issue-31 bench for 300 s (../issue31-priority/run.sh); pct.py reads the index's histograms of each run.
 set -u
 cd "$(dirname "$0")/../issue31-priority"
