@@ -15,6 +15,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.VertxInternal;
 
 /**
  * How late the event loops run what is due, {@code promptcache_event_loop_delay_seconds}: every
@@ -42,7 +43,8 @@ public class EventLoopDelay {
     }
 
     void start(@Observes StartupEvent event) {
-        for (EventExecutor loop : vertx.nettyEventLoopGroup()) {
+        // Vertx.nettyEventLoopGroup() is the same group, deprecated for applications
+        for (EventExecutor loop : ((VertxInternal) vertx).getEventLoopGroup()) {
             schedule(loop);
         }
     }

@@ -11,6 +11,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.promptcache.index.api.Api;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.VertxInternal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -30,7 +31,7 @@ class EventLoopDelayTest {
         double before = Api.counter(COUNT);
         await().atMost(Duration.ofSeconds(10)).until(() -> Api.counter(COUNT) >= before + 20);
 
-        for (EventExecutor loop : vertx.nettyEventLoopGroup()) {
+        for (EventExecutor loop : ((VertxInternal) vertx).getEventLoopGroup()) {
             loop.execute(() -> sleep(300)); // a handler that blocks its loop
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(Api.counter(MAX))
