@@ -1,12 +1,12 @@
 # callers.py <jfr json> <method>: the frames that called <method> (e.g. HashMap$TreeNode.getTreeNode) in a
 # JFR's execution samples (`jfr print --json --events jdk.ExecutionSample --stack-depth 64`), by share of them.
-import collections, json, sys
+import collections, json, re, sys
 data = json.load(open(sys.argv[1])); target = sys.argv[2]
 events = data['recording']['events']
 callers = collections.Counter(); chains = collections.Counter(); n = 0
 for e in events:
     frames = e['values']['stackTrace']['frames']
-    names = [f['method']['type']['name'].split('.')[-1] + '.' + f['method']['name'] for f in frames]
+    names = [re.split(r'[./]', f['method']['type']['name'])[-1] + '.' + f['method']['name'] for f in frames]
     for i, name in enumerate(names):
         if name == target:
             n += 1
