@@ -15,7 +15,10 @@
 #   PERF_SCHED=<seconds>: `perf sched record` of the whole machine for that long from 240 s into the bench, then
 #   `perf sched latency` per thread (perf-sched.txt);
 #   JAR=<promptcache-stack.jar>: the launcher that runs `up` and `bench` (default <checkout>/stack/target/...);
-#   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory).
+#   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory);
+#   KEEP_DATA=1: the stack's data directory (/tmp/prof-data-<label>) is kept.
+# Also saved at the end: the index's lookup, event loop and store metrics, the gc-processor's own metrics and its
+# Kafka clients' record counts (gc-metrics.txt).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 LABEL=$1; HOME_DIR=$2; DUR=${3:-300}
@@ -74,6 +77,7 @@ done
 [[ -n ${P:-} ]] && wait $P
 kill $V
 curl -s localhost:8080/q/metrics | grep -E "^promptcache_(lookup|event_loop|store)" > $OUT/index-lookup-metrics.txt
+curl -s localhost:8090/q/metrics | grep -E "^(promptcache_gc|kafka_consumer_fetch_manager_records_consumed_total|kafka_producer_record_send_total)" > $OUT/gc-metrics.txt
 kill -TERM $UP; wait $UP
 [[ -n ${KEEP_DATA:-} ]] || rm -rf $DATA
 python3 $here/../issue31-listed-keys/cpu-window.py $OUT > $OUT/cpu.txt

@@ -3,6 +3,7 @@ package io.promptcache.gc.ledger;
 import java.util.Arrays;
 import java.util.Objects;
 
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -30,7 +31,10 @@ import io.promptcache.schema.proto.PrefixEntry;
  */
 public final class PrefixOwnersProcessor implements Processor<PrefixKey, PrefixEntry, ObjectId, RefChanged> {
 
-    /** Prefix key -> entry (named apart from the store of earlier builds, which held object ids). */
+    /**
+     * Prefix key -> entry: the latest value of every key of the task's partition of {@code prefixes}, which is also
+     * the store's changelog (restored from it; named apart from the store of earlier builds, which held object ids).
+     */
     public static final String STORE = "gc-prefix-entries";
     /**
      * Header of the nulls a ledger writes to retract a removed object's keys: the object's id. A null that retracts
@@ -55,7 +59,7 @@ public final class PrefixOwnersProcessor implements Processor<PrefixKey, PrefixE
             return;
         }
         PrefixEntry now = record.value();
-        PrefixEntry before = entries.get(key);
+        PrefixEntry before = entry(key);
         ObjectId owner = owner(now);
         ObjectId previous = owner(before);
         if (now == null) {
@@ -78,6 +82,18 @@ public final class PrefixOwnersProcessor implements Processor<PrefixKey, PrefixE
         if (!now.getInObjectRecord()) {
             // an ADVERTISE of an earlier build: its object's record does not list the key
             context.forward(record.withKey(owner).withValue(new RefChanged(key, true)));
+        }
+    }
+
+    /**
+     * The entry {@code key} holds; none if its value cannot be read: restored from {@code prefixes} as it is, the store
+     * also holds a value the deserialization handler set aside when it was processed (it held none then either).
+     */
+    private PrefixEntry entry(PrefixKey key) {
+        try {
+            return entries.get(key);
+        } catch (SerializationException e) {
+            return null;
         }
     }
 

@@ -7,7 +7,6 @@ import jakarta.inject.Inject;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
@@ -90,7 +89,7 @@ public class TopologyProducer {
     public static Topology build(Settings settings, StorageOutbox outbox, GcMetrics metrics) {
         TopicCatalog catalog = settings.catalog();
         Serde<ObjectId> ids = Topics.OBJECTS.keySerde();
-        StreamsBuilder builder = new StreamsBuilder();
+        GcStreamsBuilder builder = new GcStreamsBuilder();
 
         builder.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NodeTable.STORE), Topics.NODES.keySerde(),
@@ -98,8 +97,10 @@ public class TopologyProducer {
                 catalog.name(Topics.NODES), Consumed.with(Topics.NODES.keySerde(), Topics.NODES.valueSerde()),
                 () -> new CompactedTopicUpdater<NodeId, NodeStatus>(NodeTable.STORE));
 
-        builder.addStateStore(store(PrefixOwnersProcessor.STORE, Topics.PREFIXES.keySerde(),
-                Topics.PREFIXES.valueSerde()));
+        // the latest entry of every key of a partition of prefixes: the topic itself is the store's changelog
+        // (docs/architecture.md, "PrefixOwners' store is the prefixes topic")
+        builder.addStoreBackedBySource(store(PrefixOwnersProcessor.STORE, Topics.PREFIXES.keySerde(),
+                Topics.PREFIXES.valueSerde()), catalog.name(Topics.PREFIXES));
         KStream<ObjectId, LedgerEvent> refs = builder
                 .stream(catalog.name(Topics.PREFIXES), Consumed.with(Topics.PREFIXES.keySerde(),
                         Topics.PREFIXES.valueSerde()))
