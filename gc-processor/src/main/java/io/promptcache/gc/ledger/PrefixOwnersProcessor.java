@@ -63,12 +63,12 @@ public final class PrefixOwnersProcessor implements Processor<PrefixKey, PrefixE
         ObjectId owner = owner(now);
         ObjectId previous = owner(before);
         if (now == null) {
-            if (before != null) {
-                entries.delete(key);
-                if (!retracts(record.headers(), previous)) {
-                    context.forward(record.withKey(previous).withValue(RefChanged.nulled(key, before))
-                            .withHeaders(new RecordHeaders()));
-                }
+            // a delete that does not read the old value back, as delete() would: the store holds what the topic
+            // does, so a null removes an unreadable value too
+            entries.put(key, null);
+            if (before != null && !retracts(record.headers(), previous)) {
+                context.forward(record.withKey(previous).withValue(RefChanged.nulled(key, before))
+                        .withHeaders(new RecordHeaders()));
             }
             return;
         }
