@@ -85,6 +85,7 @@ class GcPrefixStoreRestoreIT {
                 await().atMost(Duration.ofSeconds(60)).until(() -> writtenBack(cluster, kept) == 1);
                 await().atMost(Duration.ofSeconds(30)).until(() -> cluster.latest(Topics.DEAD_LETTERS).values()
                         .stream().map(DeadLetter::getSourceTopic).anyMatch("promptcache.prefixes"::equals));
+                given().baseUri(gc.url("")).get("/q/health/ready").then().statusCode(200);
             }
 
             // When: its state is wiped, and it starts again
