@@ -9,16 +9,13 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.launcher.GcConfig;
 import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.devservices.launcher.WorkDirectories;
-import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.gc.testing.PackagedGcCluster;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
@@ -35,35 +32,19 @@ import static org.awaitility.Awaitility.await;
  * due, and every tombstoned object is still deleted, its record nulled exactly once (read_committed) and its bytes
  * gone from the real storage node.
  */
-class GcInstancesIT {
+class GcInstancesIT extends PackagedGcCluster {
 
     private static final int OBJECTS = 240;
     private static final Path WORK = Path.of("target", "instances-it").toAbsolutePath();
     private static final Pattern DONE = Pattern.compile("promptcache_gc_deletes_total\\{outcome=\"done\"} ([0-9.]+)");
 
-    private static EmbeddedKafkaBroker broker;
-    private static StorageNodeProcess node;
-
     @BeforeAll
-    static void cluster() {
+    static void cleanWork() {
         WorkDirectories.delete(WORK);
-        broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
-        node = StorageNodeProcess.start(broker.bootstrapServers(), Map.of());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (node != null) {
-            node.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     private static ServiceProcess gc(String name) {
-        Map<String, String> props = GcConfig.of(broker.bootstrapServers(), name, ServiceProcess.freePort(),
-                WORK.resolve(name).resolve("state"))
+        Map<String, String> props = gcConfig(name, WORK.resolve(name).resolve("state"))
                 // a stopped instance's tasks move once its session expires (Streams does not leave the group on close)
                 .with("kafka-streams.consumer.session.timeout.ms", "6000")
                 .with("kafka-streams.consumer.heartbeat.interval.ms", "1500")
@@ -75,7 +56,7 @@ class GcInstancesIT {
 
     @Test
     void shouldDeleteEveryTombstonedObjectExactlyOnceWhenAnInstanceStopsMidRun() {
-        try (ClusterClient cluster = new ClusterClient(broker.bootstrapServers(), node.nodeId(), node.endpoint());
+        try (ClusterClient cluster = clusterClient();
                 ServiceProcess a = gc("gc-a").start(Duration.ofSeconds(120));
                 ServiceProcess b = gc("gc-b").start(Duration.ofSeconds(120))) {
             // Given: objects stored, then deleted by their owner, their grace windows ending one by one over 14 s

@@ -10,17 +10,14 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.EmbeddedKafkaBroker;
-import io.promptcache.devservices.launcher.GcConfig;
 import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.devservices.launcher.WorkDirectories;
-import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.gc.ledger.PrefixOwnersProcessor;
 import io.promptcache.gc.testing.ClusterClient;
+import io.promptcache.gc.testing.PackagedGcCluster;
 import io.promptcache.gc.testing.Records;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.DeadLetter;
@@ -37,40 +34,24 @@ import static org.awaitility.Awaitility.await;
  * to - a null that names no retraction is written back for the key's LIVE owner, which only that store can tell - even
  * where {@code prefixes} holds a value nobody can read.
  */
-class GcPrefixStoreRestoreIT {
+class GcPrefixStoreRestoreIT extends PackagedGcCluster {
 
     private static final Path WORK = Path.of("target", "prefix-store-it").toAbsolutePath();
     private static final Duration START = Duration.ofSeconds(120);
 
-    private static EmbeddedKafkaBroker broker;
-    private static StorageNodeProcess node;
-
     @BeforeAll
-    static void cluster() {
+    static void cleanWork() {
         WorkDirectories.delete(WORK);
-        broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
-        node = StorageNodeProcess.start(broker.bootstrapServers(), Map.of());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (node != null) {
-            node.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     private static ServiceProcess gc(String run) {
-        Map<String, String> props = GcConfig.of(broker.bootstrapServers(), "gc", ServiceProcess.freePort(),
-                WORK.resolve("state")).logLevel("WARN").toMap();
+        Map<String, String> props = gcConfig("gc", WORK.resolve("state")).logLevel("WARN").toMap();
         return ServiceProcess.of("gc-processor", props, WORK.resolve(run + ".log"));
     }
 
     @Test
     void shouldRestoreWhichObjectEachKeyPointsToFromPrefixesItselfAfterItsStateIsWiped() throws Exception {
-        try (ClusterClient cluster = new ClusterClient(broker.bootstrapServers(), node.nodeId(), node.endpoint())) {
+        try (ClusterClient cluster = clusterClient()) {
             // Given: a LIVE object advertised under a key (an ADVERTISE its record does not list: the ledger learns
             // the key from PrefixOwners), and a value under another key that cannot be read
             PrefixKey kept = Records.prefixKey(7001);
