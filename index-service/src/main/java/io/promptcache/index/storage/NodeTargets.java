@@ -66,14 +66,18 @@ final class NodeTargets {
     private final List<StorageKey.Source> keys = new ArrayList<>();
     /** The GET URLs of promptcache's own nodes, when they are signed. */
     private final Optional<PresignedGets> ownGets;
+    /** The PUTs to promptcache's own nodes, signed with their key if there is one. */
+    private final OwnNodePuts ownPuts;
 
-    NodeTargets(IndexConfig.Storage storage) {
+    NodeTargets(IndexConfig.Storage storage, OwnNodePuts.Transport transport) {
         Optional<StorageKey.Source> key = StorageKey.of(IndexConfig.STORAGE, storage.accessKeyId(),
                 storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
         key.ifPresent(keys::add);
         this.nodes = new Signer(key.map(NodeTargets::provider).orElseGet(AnonymousCredentialsProvider::create),
                 Region.of(storage.region()), key.isPresent());
-        this.ownGets = key.map(k -> new PresignedGets(k, storage.region(), Clock.systemUTC()));
+        Optional<SigningDay> signing = key.map(k -> new SigningDay(k, storage.region(), Clock.systemUTC()));
+        this.ownGets = signing.map(PresignedGets::new);
+        this.ownPuts = new OwnNodePuts(signing, transport);
         storage.external().forEach((id, endpoint) -> {
             Optional<StorageKey.Source> own = StorageKey.of(IndexConfig.EXTERNAL + id + ".",
                     endpoint.accessKeyId(), endpoint.secretAccessKey(), endpoint.credentialsFile(),
@@ -143,11 +147,24 @@ final class NodeTargets {
      * nodes at an endpoint without a path; empty for the others (the SDK's presigner makes theirs).
      */
     Optional<PresignedGets> ownGets(NodeStatus node) {
+        return own(node) ? ownGets : Optional.empty();
+    }
+
+    /**
+     * The PUTs of {@code node} without the SDK ({@link OwnNodePuts}): for promptcache's own nodes at an endpoint
+     * without a path, signed or not; empty for the others.
+     */
+    Optional<OwnNodePuts> ownPuts(NodeStatus node) {
+        return own(node) ? Optional.of(ownPuts) : Optional.empty();
+    }
+
+    /** One of promptcache's own nodes, at an endpoint without a path (where a request's path is bucket/key). */
+    private static boolean own(NodeStatus node) {
         if (node.hasExternal()) {
-            return Optional.empty();
+            return false;
         }
         String path = URI.create(node.getEndpoint()).getRawPath();
-        return path == null || path.isEmpty() || path.equals("/") ? ownGets : Optional.empty();
+        return path == null || path.isEmpty() || path.equals("/");
     }
 
     /** The presigner of {@code node}'s URLs. */

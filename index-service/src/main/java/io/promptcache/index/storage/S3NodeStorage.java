@@ -1,11 +1,13 @@
 package io.promptcache.index.storage;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +18,7 @@ import java.util.function.Supplier;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,8 +51,10 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * the endpoint (node endpoints come from heartbeats, or the configuration of external S3 endpoints) and sets the
  * credentials and region for it. With storage credentials configured, requests to promptcache's nodes are
  * SigV4-signed and the URLs handed to engines are presigned; without, requests are anonymous and URLs plain. An
- * external endpoint is always signed: with its own key, or the AWS SDK's default chain (environment, profile). Every call's {@link SdkException} is turned into a
- * {@link StorageCallException} in one place ({@link #call}).
+ * external endpoint is always signed: with its own key, or the AWS SDK's default chain (environment, profile). The
+ * PUTs to promptcache's own nodes, a store's hot call, skip the SDK ({@link OwnNodePuts}). Every call's
+ * {@link SdkException}, and every failure of an own PUT, is turned into a {@link StorageCallException} in one place
+ * ({@link #refused}, {@link #failed}).
  */
 @ApplicationScoped
 public class S3NodeStorage implements NodeStorage {
@@ -66,7 +71,7 @@ public class S3NodeStorage implements NodeStorage {
 
     S3NodeStorage(S3Client client, IndexConfig config) {
         this.client = client;
-        this.targets = new NodeTargets(config.storage());
+        this.targets = new NodeTargets(config.storage(), OwnNodePuts.Transport.of(ConfigProvider.getConfig()));
         this.presignExpiry = config.storage().presignExpiry();
         this.bucket = config.store().bucket();
     }
@@ -129,7 +134,7 @@ public class S3NodeStorage implements NodeStorage {
     @Override
     public void put(NodeStatus node, String key, InputStream body, long bytes, boolean pinned) {
         prepare(node);
-        putOnce(node, key, pinned, once(node), body, bytes, bytes, "PUT");
+        putOnce(node, key, pinned, Map.of(), body, bytes, bytes, "PUT");
     }
 
     @Override
@@ -137,11 +142,9 @@ public class S3NodeStorage implements NodeStorage {
             long prefixBytes, InputStream body, long bytes) {
         prepare(node);
         String prefix = Long.toString(prefixBytes);
-        PutObjectResponse answer = putOnce(node, key, pinned, once(node).toBuilder()
-                .putHeader(PrefixedPut.FROM, path(sourceBucket, sourceKey)).putHeader(PrefixedPut.BYTES, prefix)
-                .build(), body, bytes, prefixBytes + bytes, "prefixed PUT");
-        if (answer != null && !answer.sdkHttpResponse().firstMatchingHeader(PrefixedPut.BYTES).filter(prefix::equals)
-                .isPresent()) {
+        AnswerHeaders answer = putOnce(node, key, pinned, Map.of(PrefixedPut.FROM, path(sourceBucket, sourceKey),
+                PrefixedPut.BYTES, prefix), body, bytes, prefixBytes + bytes, "prefixed PUT");
+        if (answer != null && !answer.get(PrefixedPut.BYTES).filter(prefix::equals).isPresent()) {
             // a server that ignored the headers stored the new bytes alone: never leave that under the key
             deleteQuietly(node, key);
             throw new StorageCallException(StorageCallException.Kind.REFUSED, "storage node " + node.getNodeId()
@@ -150,18 +153,23 @@ public class S3NodeStorage implements NodeStorage {
         }
     }
 
+    /** The headers of a node's answer, by lower-case name. */
+    @FunctionalInterface
+    private interface AnswerHeaders {
+
+        Optional<String> get(String name);
+    }
+
     /**
-     * One PutObject of {@code bytes} streamed from {@code body} (never retried: {@code target} is a {@link #once}
-     * override). Its answer; or null when the connection broke after the last byte was taken and the key holds an
-     * object of {@code storedBytes} (see {@link SentBody}): the write happened, only its answer was lost.
+     * One PutObject of {@code bytes} streamed from {@code body} with these extra headers (lower-case names), never
+     * retried. Its answer's headers; or null when the connection broke after the last byte was taken and the key
+     * holds an object of {@code storedBytes} (see {@link SentBody}): the write happened, only its answer was lost.
      */
-    private PutObjectResponse putOnce(NodeStatus node, String key, boolean pinned,
-            AwsRequestOverrideConfiguration target, InputStream body, long bytes, long storedBytes, String what) {
+    private AnswerHeaders putOnce(NodeStatus node, String key, boolean pinned, Map<String, String> headers,
+            InputStream body, long bytes, long storedBytes, String what) {
         SentBody sent = new SentBody(body, bytes);
         try {
-            return call(node, "take the " + what, () -> client.putObject(b -> b.bucket(bucket(node)).key(key)
-                    .contentLength(bytes).contentType("application/octet-stream").metadata(markers(pinned))
-                    .overrideConfiguration(target), RequestBody.fromInputStream(sent, bytes)));
+            return send(node, key, pinned, headers, sent, bytes, "take the " + what);
         } catch (StorageCallException e) {
             if (!sent.allTaken() || e.kind() != StorageCallException.Kind.UNREACHABLE
                     || storedSize(node, key) != storedBytes) {
@@ -171,6 +179,32 @@ public class S3NodeStorage implements NodeStorage {
                     key, node.getNodeId());
             return null;
         }
+    }
+
+    /** The PUT itself: to promptcache's own nodes without the SDK ({@link OwnNodePuts}), to the others with it. */
+    private AnswerHeaders send(NodeStatus node, String key, boolean pinned, Map<String, String> headers,
+            InputStream body, long bytes, String what) {
+        Optional<OwnNodePuts> own = targets.ownPuts(node);
+        if (own.isPresent()) {
+            Map<String, String> all = new HashMap<>(headers);
+            markers(pinned).forEach((name, value) -> all.put("x-amz-meta-" + name, value));
+            OwnNodePuts.Answer answer;
+            try {
+                answer = own.get().put(node.getEndpoint(), bucket(node), key, all, body, bytes);
+            } catch (IOException e) {
+                throw failed(node, what, e);
+            }
+            if (!answer.ok()) {
+                throw refused(node, what, answer.status(), answer.errorCode(), null);
+            }
+            return answer::header;
+        }
+        AwsRequestOverrideConfiguration.Builder target = once(node).toBuilder();
+        headers.forEach(target::putHeader);
+        PutObjectResponse answer = call(node, what, () -> client.putObject(b -> b.bucket(bucket(node)).key(key)
+                .contentLength(bytes).contentType("application/octet-stream").metadata(markers(pinned))
+                .overrideConfiguration(target.build()), RequestBody.fromInputStream(body, bytes)));
+        return name -> answer.sdkHttpResponse().firstMatchingHeader(name);
     }
 
     private void deleteQuietly(NodeStatus node, String key) {
@@ -288,21 +322,32 @@ public class S3NodeStorage implements NodeStorage {
         try {
             return request.get();
         } catch (S3Exception e) {
-            StorageCallException.Kind kind = switch (e.statusCode()) {
-                case 404 -> StorageCallException.Kind.NOT_FOUND;
-                case 416 -> StorageCallException.Kind.INVALID_RANGE;
-                default -> StorageCallException.Kind.REFUSED;
-            };
-            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-            throw new StorageCallException(kind, name(node) + " did not " + what + ": it answered " + e.statusCode()
-                    + (code == null ? "" : " " + code) + (e.statusCode() == 403 ? " (check its credentials)" : ""),
-                    e);
+            throw refused(node, what, e.statusCode(), e.awsErrorDetails() == null
+                    ? null
+                    : e.awsErrorDetails().errorCode(), e);
         } catch (SdkException e) {
-            String why = unreachable(e);
-            throw new StorageCallException(why.equals(NO_ANSWER_IN_TIME)
-                    ? StorageCallException.Kind.TIMED_OUT
-                    : StorageCallException.Kind.UNREACHABLE, name(node) + " did not " + what + ": " + why, e);
+            throw failed(node, what, e);
         }
+    }
+
+    /** A node answered {@code status} (and the S3 error code, if any) instead of doing {@code what}. */
+    private static StorageCallException refused(NodeStatus node, String what, int status, String code,
+            Throwable cause) {
+        StorageCallException.Kind kind = switch (status) {
+            case 404 -> StorageCallException.Kind.NOT_FOUND;
+            case 416 -> StorageCallException.Kind.INVALID_RANGE;
+            default -> StorageCallException.Kind.REFUSED;
+        };
+        return new StorageCallException(kind, name(node) + " did not " + what + ": it answered " + status
+                + (code == null ? "" : " " + code) + (status == 403 ? " (check its credentials)" : ""), cause);
+    }
+
+    /** A node gave no answer to {@code what}: refused or broken connection, or none in time. */
+    private static StorageCallException failed(NodeStatus node, String what, Exception e) {
+        String why = unreachable(e);
+        return new StorageCallException(why.equals(NO_ANSWER_IN_TIME)
+                ? StorageCallException.Kind.TIMED_OUT
+                : StorageCallException.Kind.UNREACHABLE, name(node) + " did not " + what + ": " + why, e);
     }
 
     private static final String NO_ANSWER_IN_TIME = "it did not answer in time";
@@ -314,7 +359,7 @@ public class S3NodeStorage implements NodeStorage {
     }
 
     /** Why a node gave no answer, in plain words. */
-    private static String unreachable(SdkException e) {
+    private static String unreachable(Exception e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
                     || t instanceof SocketTimeoutException) {

@@ -48,7 +48,7 @@ class PresignedGetsTest {
         Clock then = Clock.fixed(LocalDateTime.parse(amzDate, DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'"))
                 .toInstant(ZoneOffset.UTC), ZoneOffset.UTC);
 
-        String own = new PresignedGets(() -> KEY, "us-east-1", then).url(endpoint, bucket, key, expiry);
+        String own = new PresignedGets(new SigningDay(() -> KEY, "us-east-1", then)).url(endpoint, bucket, key, expiry);
 
         assertThat(URI.create(own).getRawPath()).isEqualTo(URI.create(sdk).getRawPath());
         assertThat(query(own)).isEqualTo(query(sdk)).containsKey("X-Amz-Signature");

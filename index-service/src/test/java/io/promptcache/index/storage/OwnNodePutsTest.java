@@ -1,0 +1,150 @@
+package io.promptcache.index.storage;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+
+import javax.net.ssl.SSLContext;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.testing.StorageNodeFixture;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.secret.StorageKey;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The index's own PUTs ({@link OwnNodePuts}, no AWS SDK) against a real storage node that checks SigV4: the node
+ * verifies the request's signature and every chunk's, and stores exactly the bytes sent (several chunks, an empty
+ * body, a prefixed PUT, the pinned marker); another key gets the node's answer (403 SignatureDoesNotMatch, nothing
+ * stored), and a node that is not there the connection's failure (S3NodeStorage then says "unreachable").
+ */
+@QuarkusTest
+@TestProfile(OwnNodePutsTest.Signed.class)
+@StorageNodeFixture.NodeConfig({"promptcache.storage.auth.mode=sigv4",
+        "promptcache.storage.auth.credentials." + OwnNodePutsTest.KEY_ID + "=" + OwnNodePutsTest.SECRET})
+class OwnNodePutsTest extends StorageNodeFixture {
+
+    static final String KEY_ID = "own-puts-key";
+    static final String SECRET = "own-puts-secret-0123456789";
+
+    /** The index signs its storage requests with the key the node knows. */
+    public static class Signed implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("promptcache.index.storage.access-key-id", KEY_ID,
+                    "promptcache.index.storage.secret-access-key", SECRET);
+        }
+    }
+
+    @Inject
+    NodeStorage storage;
+
+    @Test
+    void shouldStoreWhatItSentInSignedChunks() throws IOException {
+        // Given
+        NodeStatus own = NodeStatus.newBuilder().setNodeId(node.nodeId()).setEndpoint(node.endpoint())
+                .setPrefixPuts(true).build();
+        storage.prepare(own);
+        String bucket = storage.bucket(own);
+        byte[] parent = random(200_000, 1); // three whole chunks and a part
+        byte[] added = random(70_000, 2);
+        long putsBefore = node.requests("put_object");
+
+        // When
+        storage.put(own, "own/parent", new ByteArrayInputStream(parent), parent.length, true);
+        storage.putPrefixed(own, "own/child", false, bucket, "own/parent", 150_000, new ByteArrayInputStream(added),
+                added.length);
+        storage.put(own, "own/empty", InputStream.nullInputStream(), 0, false);
+
+        // Then
+        assertThat(node.requests("put_object") - putsBefore).isEqualTo(3);
+        assertThat(read(own, bucket, "own/parent")).isEqualTo(parent);
+        byte[] child = Arrays.copyOf(parent, 150_000 + added.length);
+        System.arraycopy(added, 0, child, 150_000, added.length);
+        assertThat(read(own, bucket, "own/child")).isEqualTo(child);
+        assertThat(storage.size(own, bucket, "own/empty")).isZero();
+        try (S3Client s3 = S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(KEY_ID, SECRET)))
+                .forcePathStyle(true).build()) {
+            assertThat(s3.headObject(b -> b.bucket(bucket).key("own/parent")).metadata())
+                    .containsEntry("promptcache-pinned", "true");
+            assertThat(s3.headObject(b -> b.bucket(bucket).key("own/child")).metadata())
+                    .doesNotContainKey("promptcache-pinned");
+        }
+    }
+
+    @Test
+    void shouldReturnTheNodesAnswerToAnotherKey() throws Exception {
+        // Given: the node's bucket exists; a signer with a secret the node does not know
+        NodeStatus own = NodeStatus.newBuilder().setNodeId(node.nodeId()).setEndpoint(node.endpoint()).build();
+        storage.prepare(own);
+        OwnNodePuts wrongKey = new OwnNodePuts(Optional.of(new SigningDay(
+                () -> new StorageKey(KEY_ID, "not-the-secret"), "us-east-1", Clock.systemUTC())), transport());
+
+        // When
+        OwnNodePuts.Answer answer = wrongKey.put(node.endpoint(), storage.bucket(own), "own/forged", Map.of(),
+                new ByteArrayInputStream(random(1000, 3)), 1000);
+
+        // Then
+        assertThat(answer.status()).isEqualTo(403);
+        assertThat(answer.errorCode()).isEqualTo("SignatureDoesNotMatch");
+        assertThatThrownBy(() -> storage.size(own, storage.bucket(own), "own/forged"))
+                .isInstanceOfSatisfying(StorageCallException.class,
+                        e -> assertThat(e.kind()).isEqualTo(StorageCallException.Kind.NOT_FOUND));
+    }
+
+    @Test
+    void shouldReportANodeThatIsNotThereAsUnreachable() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        NodeStatus gone = NodeStatus.newBuilder().setNodeId("gone").setEndpoint("http://127.0.0.1:" + port).build();
+        OwnNodePuts puts = new OwnNodePuts(Optional.empty(), transport());
+
+        assertThatThrownBy(
+                () -> puts.put(gone.getEndpoint(), "b", "k", Map.of(), new ByteArrayInputStream(new byte[10]),
+                        10))
+                .isInstanceOf(ConnectException.class);
+    }
+
+    private byte[] read(NodeStatus own, String bucket, String key) throws IOException {
+        try (InputStream in = storage.get(own, bucket, key, null).in()) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static OwnNodePuts.Transport transport() throws Exception {
+        return new OwnNodePuts.Transport(SSLContext.getDefault().getSocketFactory(), Duration.ofSeconds(2),
+                Duration.ofSeconds(10));
+    }
+
+    private static byte[] random(int bytes, long seed) {
+        byte[] b = new byte[bytes];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+}
