@@ -3,6 +3,8 @@
 # with the node's and the gc-processor's heaps as `up` sets them (as-is) and larger (java-heaps), in the order as-is,
 # heaps, heaps-2, as-is-2; every JVM logs its collections and safepoints (/tmp/jvmlogs-<run>/, summarized by
 # ../issue31-eventloop/sp.py into <run>/all-safepoints.txt and by gc-pauses.py into <run>/gc-pauses.txt).
+# On 2026-11-29 only as-is and heaps ran (stopped then: the earlier issue31-heaps pair had found the same), on the
+# index with OwnNodePuts and 64 keep-alive connections.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 HOME_DIR=$1
