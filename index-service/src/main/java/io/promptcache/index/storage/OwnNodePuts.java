@@ -149,8 +149,8 @@ final class OwnNodePuts {
                 return answerAfter(connection, e);
             }
             return answer(connection);
-        } catch (IOException e) {
-            connection.disconnect();
+        } catch (IOException | RuntimeException e) {
+            connection.disconnect(); // never leaves a half-sent request open: the node then drops the upload
             throw e;
         }
     }

@@ -3,6 +3,7 @@ package io.promptcache.index.storage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -33,12 +34,14 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The index's own PUTs ({@link OwnNodePuts}, no AWS SDK) against a real storage node that checks SigV4: the node
  * verifies the request's signature and every chunk's, and stores exactly the bytes sent (several chunks, an empty
  * body, a prefixed PUT, the pinned marker); another key gets the node's answer (403 SignatureDoesNotMatch, nothing
- * stored), and a node that is not there the connection's failure (S3NodeStorage then says "unreachable").
+ * stored), a body that breaks midway leaves no object and no upload, and a node that is not there is a connection
+ * failure.
  */
 @QuarkusTest
 @TestProfile(OwnNodePutsTest.Signed.class)
@@ -86,9 +89,7 @@ class OwnNodePutsTest extends StorageNodeFixture {
         System.arraycopy(added, 0, child, 150_000, added.length);
         assertThat(read(own, bucket, "own/child")).isEqualTo(child);
         assertThat(storage.size(own, bucket, "own/empty")).isZero();
-        try (S3Client s3 = S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(KEY_ID, SECRET)))
-                .forcePathStyle(true).build()) {
+        try (S3Client s3 = signedClient()) {
             assertThat(s3.headObject(b -> b.bucket(bucket).key("own/parent")).metadata())
                     .containsEntry("promptcache-pinned", "true");
             assertThat(s3.headObject(b -> b.bucket(bucket).key("own/child")).metadata())
@@ -117,6 +118,49 @@ class OwnNodePutsTest extends StorageNodeFixture {
     }
 
     @Test
+    void shouldLeaveNothingOnTheNodeWhenTheEnginesBodyFailsMidway() {
+        // Given: bodies that break after 100,000 of their 300,000 bytes (an engine gone mid-store)
+        NodeStatus own = NodeStatus.newBuilder().setNodeId(node.nodeId()).setEndpoint(node.endpoint())
+                .setPrefixPuts(true).build();
+        storage.prepare(own);
+        String bucket = storage.bucket(own);
+        storage.put(own, "own/base", new ByteArrayInputStream(random(5000, 5)), 5000, false);
+
+        // When: a PUT and a prefixed PUT
+        assertThatThrownBy(() -> storage.put(own, "own/broken", breaking(), 300_000, false))
+                .isInstanceOfSatisfying(StorageCallException.class, OwnNodePutsTest::brokeOnTheEnginesSide);
+        assertThatThrownBy(() -> storage.putPrefixed(own, "own/broken-child", false, bucket, "own/base", 4000,
+                breaking(), 300_000)).isInstanceOfSatisfying(StorageCallException.class,
+                        OwnNodePutsTest::brokeOnTheEnginesSide);
+
+        // Then: no object, and no upload left holding the bytes that did arrive
+        for (String key : new String[]{"own/broken", "own/broken-child"}) {
+            assertThatThrownBy(() -> storage.size(own, bucket, key)).isInstanceOfSatisfying(
+                    StorageCallException.class,
+                    e -> assertThat(e.kind()).isEqualTo(StorageCallException.Kind.NOT_FOUND));
+        }
+        try (S3Client s3 = signedClient()) {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(s3.listMultipartUploads(
+                    b -> b.bucket(bucket).prefix("own/broken")).uploads()).isEmpty());
+        }
+    }
+
+    private static InputStream breaking() {
+        return new SequenceInputStream(new ByteArrayInputStream(random(100_000, 4)), new InputStream() {
+
+            @Override
+            public int read() throws IOException {
+                throw new IOException("the engine went away");
+            }
+        });
+    }
+
+    private static void brokeOnTheEnginesSide(StorageCallException e) {
+        assertThat(e.kind()).isEqualTo(StorageCallException.Kind.UNREACHABLE);
+        assertThat(e).hasStackTraceContaining("the engine went away");
+    }
+
+    @Test
     void shouldReportANodeThatIsNotThereAsUnreachable() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
@@ -129,6 +173,12 @@ class OwnNodePutsTest extends StorageNodeFixture {
                 () -> puts.put(gone.getEndpoint(), "b", "k", Map.of(), new ByteArrayInputStream(new byte[10]),
                         10))
                 .isInstanceOf(ConnectException.class);
+    }
+
+    private static S3Client signedClient() {
+        return S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(KEY_ID, SECRET)))
+                .forcePathStyle(true).build();
     }
 
     private byte[] read(NodeStatus own, String bucket, String key) throws IOException {
