@@ -21,6 +21,14 @@ public final class SigV4 {
     public static final String SERVICE = "s3";
     public static final String TERMINATOR = "aws4_request";
     public static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
+    /** An {@code aws-chunked} body whose every chunk is signed, chained from the request's signature. */
+    public static final String STREAMING_SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
+    /** As {@link #STREAMING_SIGNED}, with a signed trailer. */
+    public static final String STREAMING_SIGNED_TRAILER = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER";
+    /** An {@code aws-chunked} body of unsigned chunks, with a trailer (a checksum). */
+    public static final String STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
+    /** Hex SHA-256 of no bytes. */
+    public static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     private static final HexFormat HEX = HexFormat.of();
     private static final char[] UPPER_HEX = "0123456789ABCDEF".toCharArray();
@@ -49,6 +57,16 @@ public final class SigV4 {
     public static String stringToSign(String amzDate, String scope, String canonicalRequest) {
         return ALGORITHM + "\n" + amzDate + "\n" + scope + "\n"
                 + HEX.formatHex(sha256().digest(utf8(canonicalRequest)));
+    }
+
+    /**
+     * The string to sign of one chunk of a {@link #STREAMING_SIGNED} body: its signature chains from
+     * {@code previousSignature} (the request's own for the first chunk) over the SHA-256 of the chunk's data.
+     */
+    public static String chunkStringToSign(String amzDate, String scope, String previousSignature,
+            byte[] dataSha256) {
+        return "AWS4-HMAC-SHA256-PAYLOAD\n" + amzDate + "\n" + scope + "\n" + previousSignature + "\n" + EMPTY_SHA256
+                + "\n" + HEX.formatHex(dataSha256);
     }
 
     public static String canonicalRequest(String method, String canonicalUri, String canonicalQuery,

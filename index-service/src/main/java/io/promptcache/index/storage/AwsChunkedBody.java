@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.zip.CRC32C;
 
 import io.promptcache.schema.secret.SigV4;
@@ -25,15 +24,11 @@ import io.promptcache.schema.secret.SigV4;
 final class AwsChunkedBody {
 
     static final int CHUNK = 64 << 10;
-    static final String STREAMING_SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
-    static final String STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
     static final String CHECKSUM_TRAILER = "x-amz-checksum-crc32c";
 
-    private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
     private static final int SIGNATURE_EXTENSION = ";chunk-signature=".length() + 64;
     /** {@code x-amz-checksum-crc32c:} + 8 base64 characters + CRLF. */
     private static final int TRAILER_LINE = CHECKSUM_TRAILER.length() + 1 + 8 + 2;
-    private static final HexFormat HEX = HexFormat.of();
 
     private final SigningDay.Now signing;
     private String previous;
@@ -49,7 +44,7 @@ final class AwsChunkedBody {
 
     /** The {@code x-amz-content-sha256} of such a body. */
     static String payloadHash(boolean signed) {
-        return signed ? STREAMING_SIGNED : STREAMING_UNSIGNED_TRAILER;
+        return signed ? SigV4.STREAMING_SIGNED : SigV4.STREAMING_UNSIGNED_TRAILER;
     }
 
     /** The encoded length of {@code bytes} decoded bytes: the request's Content-Length. */
@@ -101,9 +96,8 @@ final class AwsChunkedBody {
         }
         MessageDigest sha256 = sha256();
         sha256.update(data, 0, size);
-        String toSign = "AWS4-HMAC-SHA256-PAYLOAD\n" + signing.amzDate() + "\n" + signing.scope() + "\n" + previous
-                + "\n" + EMPTY_SHA256 + "\n" + HEX.formatHex(sha256.digest());
-        previous = SigV4.sign(signing.signingKey(), toSign);
+        previous = SigV4.sign(signing.signingKey(), SigV4.chunkStringToSign(signing.amzDate(), signing.scope(),
+                previous, sha256.digest()));
         return ";chunk-signature=" + previous;
     }
 

@@ -118,7 +118,7 @@ final class OwnNodePuts {
                     .append('\n'));
             String signedHeaders = String.join(";", headers.keySet());
             String canonical = SigV4.canonicalRequest("PUT", path, "", canonicalHeaders.toString(), signedHeaders,
-                    AwsChunkedBody.STREAMING_SIGNED);
+                    SigV4.STREAMING_SIGNED);
             String signature = SigV4.sign(now.signingKey(), SigV4.stringToSign(now.amzDate(), now.scope(),
                     canonical));
             headers.remove("host"); // the connection sends it, as signed

@@ -23,11 +23,10 @@ import io.promptcache.storage.store.Digests;
 public record SigningContext(String accessKeyId, byte[] signingKey, String amzDate, String scope,
         String seedSignature, String payloadHash) {
 
-    public static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
-    public static final String STREAMING_SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
-    public static final String STREAMING_SIGNED_TRAILER = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER";
-    public static final String STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
-    static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    public static final String UNSIGNED_PAYLOAD = SigV4.UNSIGNED_PAYLOAD;
+    public static final String STREAMING_SIGNED = SigV4.STREAMING_SIGNED;
+    public static final String STREAMING_SIGNED_TRAILER = SigV4.STREAMING_SIGNED_TRAILER;
+    public static final String STREAMING_UNSIGNED_TRAILER = SigV4.STREAMING_UNSIGNED_TRAILER;
 
     /** Whether every aws-chunked chunk carries a signature to verify. */
     public boolean signedChunks() {
@@ -74,8 +73,7 @@ public record SigningContext(String accessKeyId, byte[] signingKey, String amzDa
 
         /** Verifies the signature of one chunk, given the SHA-256 of its data. */
         public void verifyChunk(String signature, byte[] dataSha256) {
-            verify(signature, String.join("\n", "AWS4-HMAC-SHA256-PAYLOAD", amzDate, scope, previous, EMPTY_SHA256,
-                    HexFormat.of().formatHex(dataSha256)), "chunk");
+            verify(signature, SigV4.chunkStringToSign(amzDate, scope, previous, dataSha256), "chunk");
             previous = signature;
         }
 
