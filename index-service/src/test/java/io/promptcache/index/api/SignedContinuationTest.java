@@ -7,14 +7,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeFixture;
+import io.promptcache.index.SignedStorageProfile;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
@@ -31,25 +30,12 @@ import static org.hamcrest.Matchers.equalTo;
  * lookup a presigned GET URL; the unsigned URL is refused by the node.
  */
 @QuarkusTest
-@TestProfile(SignedContinuationTest.Signed.class)
-@StorageNodeFixture.NodeConfig({"promptcache.storage.auth.mode=sigv4",
-        "promptcache.storage.auth.credentials." + SignedContinuationTest.KEY_ID + "=" + SignedContinuationTest.SECRET})
+@TestProfile(SignedStorageProfile.class)
+@StorageNodeFixture.NodeConfig({SignedStorageProfile.NODE_AUTH, SignedStorageProfile.NODE_CREDENTIALS})
 class SignedContinuationTest extends NodeBackedTest {
 
-    static final String KEY_ID = "index-key";
-    static final String SECRET = "index-secret-0123456789";
     private static final int BLOCK_BYTES = 4096;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-
-    /** The index signs its storage requests with the key the node knows. */
-    public static class Signed implements QuarkusTestProfile {
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("promptcache.index.storage.access-key-id", KEY_ID,
-                    "promptcache.index.storage.secret-access-key", SECRET);
-        }
-    }
 
     @Test
     void shouldContinueThroughPresignedUrlsOnASigV4Node() throws Exception {

@@ -21,10 +21,10 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.StorageNodeFixture;
+import io.promptcache.index.SignedStorageProfile;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.secret.StorageKey;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -44,23 +44,9 @@ import static org.awaitility.Awaitility.await;
  * failure.
  */
 @QuarkusTest
-@TestProfile(OwnNodePutsTest.Signed.class)
-@StorageNodeFixture.NodeConfig({"promptcache.storage.auth.mode=sigv4",
-        "promptcache.storage.auth.credentials." + OwnNodePutsTest.KEY_ID + "=" + OwnNodePutsTest.SECRET})
+@TestProfile(SignedStorageProfile.class)
+@StorageNodeFixture.NodeConfig({SignedStorageProfile.NODE_AUTH, SignedStorageProfile.NODE_CREDENTIALS})
 class OwnNodePutsTest extends StorageNodeFixture {
-
-    static final String KEY_ID = "own-puts-key";
-    static final String SECRET = "own-puts-secret-0123456789";
-
-    /** The index signs its storage requests with the key the node knows. */
-    public static class Signed implements QuarkusTestProfile {
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("promptcache.index.storage.access-key-id", KEY_ID,
-                    "promptcache.index.storage.secret-access-key", SECRET);
-        }
-    }
 
     @Inject
     NodeStorage storage;
@@ -103,7 +89,8 @@ class OwnNodePutsTest extends StorageNodeFixture {
         NodeStatus own = NodeStatus.newBuilder().setNodeId(node.nodeId()).setEndpoint(node.endpoint()).build();
         storage.prepare(own);
         OwnNodePuts wrongKey = new OwnNodePuts(Optional.of(new SigningDay(
-                () -> new StorageKey(KEY_ID, "not-the-secret"), "us-east-1", Clock.systemUTC())), transport());
+                () -> new StorageKey(SignedStorageProfile.KEY_ID, "not-the-secret"), "us-east-1", Clock.systemUTC())),
+                transport());
 
         // When
         OwnNodePuts.Answer answer = wrongKey.put(node.endpoint(), storage.bucket(own), "own/forged", Map.of(),
@@ -177,7 +164,8 @@ class OwnNodePutsTest extends StorageNodeFixture {
 
     private static S3Client signedClient() {
         return S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(KEY_ID, SECRET)))
+                .credentialsProvider(StaticCredentialsProvider
+                        .create(AwsBasicCredentials.create(SignedStorageProfile.KEY_ID, SignedStorageProfile.SECRET)))
                 .forcePathStyle(true).build();
     }
 
