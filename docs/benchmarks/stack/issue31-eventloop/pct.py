@@ -1,13 +1,14 @@
 # pct.py <run dir>...: percentiles of the index's histograms at the end of each run (index-lookup-metrics.txt):
 # lookups (request received to answer handed to Vert.x), the handler alone, the event loops' delay, and each phase
-# of a store. Upper bounds of Micrometer's percentile-histogram buckets.
-import collections, re, sys
+# of a store; and the storage node's S3 requests (node-metrics.txt, when the run saved it). Upper bounds of Micrometer's percentile-histogram buckets.
+import collections, os, re, sys
 NAMES = ('promptcache_lookup_seconds_bucket', 'promptcache_lookup_handler_seconds_bucket',
          'promptcache_event_loop_delay_seconds_bucket', 'promptcache_store_phase_seconds_bucket',
-         'promptcache_store_seconds_bucket')
+         'promptcache_store_seconds_bucket', 'promptcache_s3_requests_seconds_bucket')
 for d in sys.argv[1:]:
     series = collections.defaultdict(list)
-    for line in open(d + '/index-lookup-metrics.txt'):
+    files = [d + '/index-lookup-metrics.txt'] + ([d + '/node-metrics.txt'] if os.path.exists(d + '/node-metrics.txt') else [])
+    for line in (l for f in files for l in open(f)):
         name = line.split('{')[0]
         if name in NAMES:
             labels = re.search(r'\{(.*)\}', line).group(1)

@@ -18,7 +18,7 @@
 #   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory);
 #   KEEP_DATA=1: the stack's data directory (/tmp/prof-data-<label>) is kept.
 # Also saved at the end: the index's lookup, event loop and store metrics, the gc-processor's own metrics and its
-# Kafka clients' record counts (gc-metrics.txt).
+# Kafka clients' record counts (gc-metrics.txt), the storage node's S3 request histograms (node-metrics.txt).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 LABEL=$1; HOME_DIR=$2; DUR=${3:-300}
@@ -78,6 +78,7 @@ done
 kill $V
 curl -s localhost:8080/q/metrics | grep -E "^promptcache_(lookup|event_loop|store)" > $OUT/index-lookup-metrics.txt
 curl -s localhost:8090/q/metrics | grep -E "^(promptcache_gc|kafka_consumer_fetch_manager_records_consumed_total|kafka_producer_record_send_total)" > $OUT/gc-metrics.txt
+curl -s localhost:9000/q/metrics | grep -E "^promptcache_s3_requests_seconds_(bucket|count|sum)\{.*operation=\"(put_object|upload_part|complete_multipart_upload|get_object|copy_object)\",outcome=\"success\"" > $OUT/node-metrics.txt
 kill -TERM $UP; wait $UP
 [[ -n ${KEEP_DATA:-} ]] || rm -rf $DATA
 python3 $here/../issue31-listed-keys/cpu-window.py $OUT > $OUT/cpu.txt

@@ -1,6 +1,8 @@
 package io.promptcache.gc.storage;
 
+import java.io.IOException;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,9 +15,14 @@ import java.util.function.Supplier;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import io.promptcache.gc.config.GcConfig;
 import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeMarkers;
+import io.promptcache.schema.node.OwnNodeHttp;
+import io.promptcache.schema.secret.SigningDay;
 import io.promptcache.schema.secret.StorageKey;
 
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -35,10 +42,11 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
- * {@link NodeStorage} through the AWS SDK: the {@link S3Client} quarkus-amazon-s3 configures ({@code quarkus.s3.*}),
- * sent to a node per request by a request-level plugin (node endpoints come from heartbeats), SigV4-signed when
- * {@code promptcache.gc.storage.access-key-id} is set; an external S3 endpoint's calls are signed with its own key or
- * the AWS SDK's default chain, in its region.
+ * {@link NodeStorage} on S3: marks and deletes on promptcache's own nodes without the SDK ({@link OwnNodeCalls}), the
+ * rest through the AWS SDK: the {@link S3Client} quarkus-amazon-s3 configures ({@code quarkus.s3.*}), sent to a node
+ * per request by a request-level plugin (node endpoints come from heartbeats). Calls to own nodes are SigV4-signed
+ * when {@code promptcache.gc.storage.access-key-id} is set; an external S3 endpoint's calls are signed with its own
+ * key or the AWS SDK's default chain, in its region.
  */
 @ApplicationScoped
 public class S3NodeStorage implements NodeStorage {
@@ -49,6 +57,8 @@ public class S3NodeStorage implements NodeStorage {
     /** How calls to each external endpoint are signed, by its URL (event-schema: one id per URL). */
     private final Map<String, Signer> externals = new HashMap<>();
     private final Duration timeout;
+    /** Marks and deletes on promptcache's own nodes. */
+    private final OwnNodeCalls own;
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
     /** The keys this service signs with, closed with it (a key read from a file is re-read until then). */
     private final List<StorageKey.Source> keys = new ArrayList<>();
@@ -71,6 +81,24 @@ public class S3NodeStorage implements NodeStorage {
                     Region.of(status.getExternal().getRegion()), ExternalNodes.pathStyle(status)));
         });
         this.timeout = storage.callTimeout();
+        Config settings = ConfigProvider.getConfig();
+        OwnNodeHttp.Transport transport = OwnNodeHttp.Transport.of(
+                name -> settings.getOptionalValue(name, String.class),
+                name -> settings.getOptionalValue(name, Duration.class));
+        // no longer than a call through the SDK may take
+        transport = new OwnNodeHttp.Transport(transport.tls(), min(transport.connectTimeout(), timeout),
+                min(transport.readTimeout(), timeout));
+        this.own = new OwnNodeCalls(new OwnNodeHttp(key.map(k -> new SigningDay(k, storage.region(),
+                Clock.systemUTC())), transport));
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** One of promptcache's own nodes, at an endpoint without a path (where a request's path is bucket/key). */
+    private boolean ownNode(String endpoint) {
+        return !externals.containsKey(endpoint) && OwnNodeHttp.pathless(endpoint);
     }
 
     @PreDestroy
@@ -93,6 +121,15 @@ public class S3NodeStorage implements NodeStorage {
 
     @Override
     public void delete(String endpoint, String bucket, String key) {
+        if (ownNode(endpoint)) {
+            try {
+                own.delete(endpoint, bucket, key);
+            } catch (IOException e) {
+                throw new StorageCallException("DELETE " + bucket + "/" + key + " on " + endpoint + ": "
+                        + e.getMessage(), e);
+            }
+            return;
+        }
         try {
             client.deleteObject(b -> b.bucket(bucket).key(key).overrideConfiguration(at(endpoint)));
         } catch (NoSuchBucketException e) {
@@ -115,6 +152,14 @@ public class S3NodeStorage implements NodeStorage {
 
     /** A CopyObject of the object onto itself that replaces its metadata with {@code marker: value}. */
     private boolean mark(String endpoint, String bucket, String key, String marker, long value, String what) {
+        if (ownNode(endpoint)) {
+            try {
+                return own.mark(endpoint, bucket, key, marker, value);
+            } catch (IOException e) {
+                throw new StorageCallException("mark " + bucket + "/" + key + " " + what + " on " + endpoint + ": "
+                        + e.getMessage(), e);
+            }
+        }
         try {
             client.copyObject(b -> b.sourceBucket(bucket).sourceKey(key).destinationBucket(bucket).destinationKey(key)
                     .metadataDirective(MetadataDirective.REPLACE).contentType("application/octet-stream")

@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.zip.CRC32C;
 
 import io.promptcache.schema.secret.SigV4;
+import io.promptcache.schema.secret.SigningDay;
 
 /**
  * A PUT body in S3's {@code aws-chunked} encoding, written as it is read from the engine, in chunks of

@@ -16,6 +16,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.promptcache.schema.node.NodeTrust;
 import io.promptcache.schema.proto.NodeStatus;
 
 /**
@@ -36,7 +37,8 @@ public class NodeProbes {
     static final int TIMEOUTS_TO_DOWN = 3;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT)
-            .sslContext(NodeTrust.context(ConfigProvider.getConfig())).build();
+            .sslContext(NodeTrust.context(name -> ConfigProvider.getConfig().getOptionalValue(name, String.class)))
+            .build();
     private final Map<String, Probe> probes = new ConcurrentHashMap<>();
 
     /**

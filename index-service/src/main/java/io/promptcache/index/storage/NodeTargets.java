@@ -11,7 +11,9 @@ import java.util.function.Supplier;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.node.ExternalNodes;
+import io.promptcache.schema.node.OwnNodeHttp;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.secret.SigningDay;
 import io.promptcache.schema.secret.StorageKey;
 
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -69,7 +71,7 @@ final class NodeTargets {
     /** The PUTs to promptcache's own nodes, signed with their key if there is one. */
     private final OwnNodePuts ownPuts;
 
-    NodeTargets(IndexConfig.Storage storage, OwnNodePuts.Transport transport) {
+    NodeTargets(IndexConfig.Storage storage, OwnNodeHttp.Transport transport) {
         Optional<StorageKey.Source> key = StorageKey.of(IndexConfig.STORAGE, storage.accessKeyId(),
                 storage.secretAccessKey(), storage.credentialsFile(), storage.reloadInterval());
         key.ifPresent(keys::add);
@@ -77,7 +79,7 @@ final class NodeTargets {
                 Region.of(storage.region()), key.isPresent());
         Optional<SigningDay> signing = key.map(k -> new SigningDay(k, storage.region(), Clock.systemUTC()));
         this.ownGets = signing.map(PresignedGets::new);
-        this.ownPuts = new OwnNodePuts(signing, transport);
+        this.ownPuts = new OwnNodePuts(new OwnNodeHttp(signing, transport));
         storage.external().forEach((id, endpoint) -> {
             Optional<StorageKey.Source> own = StorageKey.of(IndexConfig.EXTERNAL + id + ".",
                     endpoint.accessKeyId(), endpoint.secretAccessKey(), endpoint.credentialsFile(),
@@ -160,11 +162,7 @@ final class NodeTargets {
 
     /** One of promptcache's own nodes, at an endpoint without a path (where a request's path is bucket/key). */
     private static boolean own(NodeStatus node) {
-        if (node.hasExternal()) {
-            return false;
-        }
-        String path = URI.create(node.getEndpoint()).getRawPath();
-        return path == null || path.isEmpty() || path.equals("/");
+        return !node.hasExternal() && OwnNodeHttp.pathless(node.getEndpoint());
     }
 
     /** The presigner of {@code node}'s URLs. */

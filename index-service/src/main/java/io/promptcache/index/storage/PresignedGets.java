@@ -1,9 +1,10 @@
 package io.promptcache.index.storage;
 
-import java.net.URI;
 import java.time.Duration;
 
+import io.promptcache.schema.node.OwnNodeHttp;
 import io.promptcache.schema.secret.SigV4;
+import io.promptcache.schema.secret.SigningDay;
 
 /**
  * The presigned GET URLs of promptcache's own nodes (path-style, signed with the storage key), made here with
@@ -33,18 +34,9 @@ final class PresignedGets {
                 + "&X-Amz-Date=" + now.amzDate()
                 + "&X-Amz-Expires=" + Math.max(1, Math.min(expiry.toSeconds(), Duration.ofDays(7).toSeconds()))
                 + "&X-Amz-SignedHeaders=host";
-        String canonical = SigV4.canonicalRequest("GET", path, query, "host:" + host(base) + "\n", "host",
+        String canonical = SigV4.canonicalRequest("GET", path, query, "host:" + OwnNodeHttp.host(base) + "\n", "host",
                 SigV4.UNSIGNED_PAYLOAD);
         String signature = SigV4.sign(now.signingKey(), SigV4.stringToSign(now.amzDate(), now.scope(), canonical));
         return base + path + "?" + query + "&X-Amz-Signature=" + signature;
-    }
-
-    /** The Host header a client sends to {@code endpoint}: the port only when it is not the scheme's default. */
-    static String host(String endpoint) {
-        URI uri = URI.create(endpoint);
-        int port = uri.getPort();
-        boolean defaultPort = port == -1 || ("http".equalsIgnoreCase(uri.getScheme()) && port == 80)
-                || ("https".equalsIgnoreCase(uri.getScheme()) && port == 443);
-        return defaultPort ? uri.getHost() : uri.getHost() + ":" + port;
     }
 }

@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeMarkers;
+import io.promptcache.schema.node.OwnNodeHttp;
 import io.promptcache.schema.node.PrefixedPut;
 import io.promptcache.schema.proto.NodeStatus;
 
@@ -71,7 +72,9 @@ public class S3NodeStorage implements NodeStorage {
 
     S3NodeStorage(S3Client client, IndexConfig config) {
         this.client = client;
-        this.targets = new NodeTargets(config.storage(), OwnNodePuts.Transport.of(ConfigProvider.getConfig()));
+        this.targets = new NodeTargets(config.storage(), OwnNodeHttp.Transport.of(
+                name -> ConfigProvider.getConfig().getOptionalValue(name, String.class),
+                name -> ConfigProvider.getConfig().getOptionalValue(name, Duration.class)));
         this.presignExpiry = config.storage().presignExpiry();
         this.bucket = config.store().bucket();
     }
@@ -188,7 +191,7 @@ public class S3NodeStorage implements NodeStorage {
         if (own.isPresent()) {
             Map<String, String> all = new HashMap<>(headers);
             markers(pinned).forEach((name, value) -> all.put("x-amz-meta-" + name, value));
-            OwnNodePuts.Answer answer;
+            OwnNodeHttp.Answer answer;
             try {
                 answer = own.get().put(node.getEndpoint(), bucket(node), key, all, body, bytes);
             } catch (IOException e) {

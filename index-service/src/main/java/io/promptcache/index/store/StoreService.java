@@ -129,6 +129,9 @@ public class StoreService {
             StoreOutcome stored = commit(plan, id, copies, key, continuation);
             outcome = "continued";
             return stored;
+        } catch (ApiException e) {
+            outcome = failed(e);
+            throw e;
         } finally {
             metrics.store(plan.reason().tag(), outcome, System.nanoTime() - start);
         }
@@ -259,6 +262,9 @@ public class StoreService {
             StoreOutcome stored = commit(plan, id, copies, key, null);
             outcome = "stored";
             return stored;
+        } catch (ApiException e) {
+            outcome = failed(e);
+            throw e;
         } finally {
             metrics.store(plan.reason().tag(), outcome, System.nanoTime() - start);
         }
@@ -277,6 +283,14 @@ public class StoreService {
                     + " continues is gone; reserve again");
         }
         return new Continuation(parent, record, List.of(node), plan.fromBlock(), plan.bytesOf(plan.fromBlock()));
+    }
+
+    /**
+     * The outcome label of a store that ended in {@code e}: {@code unavailable} for 409 ContinuationUnavailable (the
+     * parent went; the engine then sends the whole prompt, a store of its own), else {@code failed}.
+     */
+    private static String failed(ApiException e) {
+        return e.code() == ApiErrorCode.CONTINUATION_UNAVAILABLE ? "unavailable" : "failed";
     }
 
     private ApiException unavailable(StorePlan plan) {

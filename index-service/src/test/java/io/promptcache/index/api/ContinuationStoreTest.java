@@ -8,6 +8,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
@@ -157,9 +159,14 @@ class ContinuationStoreTest extends NodeBackedTest {
     void shouldAskForTheWholePromptWhenNothingHoldsTheSharedBlocks() {
         String ns = Api.namespace("continuation-gone");
         int[] prompt = Api.tokens(5 * BLOCK_TOKENS, 21);
+        double unavailable = storesCounted("unavailable");
+        double failed = storesCounted("failed");
         given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(prompt, 3, null), Api.randomBytes(2
                 * BLOCK_BYTES, 22))).post("/v1/namespaces/" + ns + "/objects").then().statusCode(409)
                 .body("error", equalTo("ContinuationUnavailable"));
+        assertThat(storesCounted("unavailable")).as("a 409 is counted as such, not as a failure")
+                .isEqualTo(unavailable + 1);
+        assertThat(storesCounted("failed")).isEqualTo(failed);
         given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(prompt, 5, null), new byte[0]))
                 .post("/v1/namespaces/" + ns + "/objects").then().statusCode(400);
         Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
@@ -255,5 +262,12 @@ class ContinuationStoreTest extends NodeBackedTest {
         out.writeBytes(a);
         out.writeBytes(b);
         return out.toByteArray();
+    }
+
+    /** The stores the index counted with {@code outcome} (and no reason given) so far. */
+    private static double storesCounted(String outcome) {
+        Matcher count = Pattern.compile("(?m)^promptcache_store_seconds_count\\{outcome=\"" + outcome
+                + "\",reason=\"unspecified\"\\} (\\S+)$").matcher(given().get("/q/metrics").asString());
+        return count.find() ? Double.parseDouble(count.group(1)) : 0;
     }
 }

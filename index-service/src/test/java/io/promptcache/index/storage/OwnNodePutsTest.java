@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.StorageNodeFixture;
 import io.promptcache.index.SignedStorageProfile;
+import io.promptcache.schema.node.OwnNodeHttp;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.secret.SigningDay;
 import io.promptcache.schema.secret.StorageKey;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -88,12 +90,12 @@ class OwnNodePutsTest extends StorageNodeFixture {
         // Given: the node's bucket exists; a signer with a secret the node does not know
         NodeStatus own = NodeStatus.newBuilder().setNodeId(node.nodeId()).setEndpoint(node.endpoint()).build();
         storage.prepare(own);
-        OwnNodePuts wrongKey = new OwnNodePuts(Optional.of(new SigningDay(
+        OwnNodePuts wrongKey = new OwnNodePuts(new OwnNodeHttp(Optional.of(new SigningDay(
                 () -> new StorageKey(SignedStorageProfile.KEY_ID, "not-the-secret"), "us-east-1", Clock.systemUTC())),
-                transport());
+                transport()));
 
         // When
-        OwnNodePuts.Answer answer = wrongKey.put(node.endpoint(), storage.bucket(own), "own/forged", Map.of(),
+        OwnNodeHttp.Answer answer = wrongKey.put(node.endpoint(), storage.bucket(own), "own/forged", Map.of(),
                 new ByteArrayInputStream(random(1000, 3)), 1000);
 
         // Then
@@ -154,7 +156,7 @@ class OwnNodePutsTest extends StorageNodeFixture {
             port = free.getLocalPort();
         }
         NodeStatus gone = NodeStatus.newBuilder().setNodeId("gone").setEndpoint("http://127.0.0.1:" + port).build();
-        OwnNodePuts puts = new OwnNodePuts(Optional.empty(), transport());
+        OwnNodePuts puts = new OwnNodePuts(new OwnNodeHttp(Optional.empty(), transport()));
 
         assertThatThrownBy(
                 () -> puts.put(gone.getEndpoint(), "b", "k", Map.of(), new ByteArrayInputStream(new byte[10]),
@@ -175,8 +177,8 @@ class OwnNodePutsTest extends StorageNodeFixture {
         }
     }
 
-    private static OwnNodePuts.Transport transport() throws Exception {
-        return new OwnNodePuts.Transport(SSLContext.getDefault().getSocketFactory(), Duration.ofSeconds(2),
+    private static OwnNodeHttp.Transport transport() throws Exception {
+        return new OwnNodeHttp.Transport(SSLContext.getDefault().getSocketFactory(), Duration.ofSeconds(2),
                 Duration.ofSeconds(10));
     }
 

@@ -12,6 +12,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.promptcache.schema.node.OwnNodeHttp;
+import io.promptcache.schema.secret.SigningDay;
 import io.promptcache.schema.secret.StorageKey;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -59,7 +61,7 @@ class PresignedGetsTest {
     @CsvSource({"http://127.0.0.1:9000, 127.0.0.1:9000", "http://h:80, h", "https://h:443, h", "https://h, h",
             "https://h:8443, h:8443"})
     void shouldSignTheHostAClientSends(String endpoint, String host) {
-        assertThat(PresignedGets.host(endpoint)).isEqualTo(host);
+        assertThat(OwnNodeHttp.host(endpoint)).isEqualTo(host);
     }
 
     private static Map<String, String> query(String url) {

@@ -1,10 +1,11 @@
-package io.promptcache.index.storage;
+package io.promptcache.schema.node;
 
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import javax.net.ssl.KeyManagerFactory;
@@ -13,18 +14,15 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.promptcache.devservices.launcher.TlsMaterial;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The node probes trust what the S3 client trusts: its file-store trust store, else the JVM's default. */
+/** Calls to nodes outside the S3 client trust what it trusts: its file-store trust store, else the JVM's default. */
 class NodeTrustTest {
 
     @TempDir
@@ -55,14 +53,14 @@ class NodeTrustTest {
                 .hasMessageContaining("file-store.path");
     }
 
-    private static Config fileStore(TlsMaterial tls) {
+    private static NodeTrust.Settings fileStore(TlsMaterial tls) {
         return config(Map.of(NodeTrust.PROVIDER + "type", "file-store", NodeTrust.PROVIDER + "file-store.path",
                 tls.trustStore().toString(), NodeTrust.PROVIDER + "file-store.type", "PKCS12",
                 NodeTrust.PROVIDER + "file-store.password", tls.password()));
     }
 
-    private static Config config(Map<String, String> properties) {
-        return new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(properties, "test", 500)).build();
+    private static NodeTrust.Settings config(Map<String, String> properties) {
+        return name -> Optional.ofNullable(properties.get(name));
     }
 
     private static SSLServerSocket server(TlsMaterial tls) throws Exception {

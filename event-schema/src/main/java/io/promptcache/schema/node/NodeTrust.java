@@ -1,4 +1,4 @@
-package io.promptcache.index.storage;
+package io.promptcache.schema.node;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,37 +8,42 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.NoSuchAlgorithmException;
+import java.util.Optional;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
-import org.eclipse.microprofile.config.Config;
-
 /**
- * What calls to storage nodes over HTTPS trust, for the clients that are not the S3 client (the node probes): the S3
- * client's own setting, so there is one. {@code quarkus.s3.sync-client.tls-trust-managers-provider.type=file-store}
- * with its {@code file-store.path}, {@code .type} (PKCS12 unless set) and {@code .password}: that store's CAs only;
- * unset (or {@code system-property}): the JVM's default trust. {@code trust-all} is not followed here: a probe never
- * trusts a certificate it cannot verify (such a node then does not answer its probe).
+ * What calls to storage nodes over HTTPS trust, for the clients that are not the S3 client (the index's node probes
+ * and own PUTs, the GC's own marks and deletes): the S3 client's own setting, so there is one.
+ * {@code quarkus.s3.sync-client.tls-trust-managers-provider.type=file-store} with its {@code file-store.path},
+ * {@code .type} (PKCS12 unless set) and {@code .password}: that store's CAs only; unset (or {@code system-property}):
+ * the JVM's default trust. {@code trust-all} is not followed here: such a call never trusts a certificate it cannot
+ * verify (such a node then does not answer it).
  */
-final class NodeTrust {
+public final class NodeTrust {
 
-    static final String PROVIDER = "quarkus.s3.sync-client.tls-trust-managers-provider.";
+    public static final String PROVIDER = "quarkus.s3.sync-client.tls-trust-managers-provider.";
+
+    /** A service's settings by name (MicroProfile Config's {@code getOptionalValue(name, String.class)}). */
+    @FunctionalInterface
+    public interface Settings {
+
+        Optional<String> get(String name);
+    }
 
     private NodeTrust() {
     }
 
-    static SSLContext context(Config config) {
-        String type = config.getOptionalValue(PROVIDER + "type", String.class).orElse("system-property");
+    public static SSLContext context(Settings settings) {
+        String type = settings.get(PROVIDER + "type").orElse("system-property");
         if (!type.equals("file-store")) {
             return defaultContext();
         }
-        Path path = config.getOptionalValue(PROVIDER + "file-store.path", Path.class).orElseThrow(
+        Path path = settings.get(PROVIDER + "file-store.path").map(Path::of).orElseThrow(
                 () -> new IllegalArgumentException(PROVIDER + "type=file-store needs " + PROVIDER + "file-store.path"));
-        String storeType = config.getOptionalValue(PROVIDER + "file-store.type", String.class).orElse("PKCS12");
-        char[] password = config.getOptionalValue(PROVIDER + "file-store.password", String.class)
-                .map(String::toCharArray)
-                .orElse(null);
+        String storeType = settings.get(PROVIDER + "file-store.type").orElse("PKCS12");
+        char[] password = settings.get(PROVIDER + "file-store.password").map(String::toCharArray).orElse(null);
         try (InputStream in = Files.newInputStream(path)) {
             KeyStore store = KeyStore.getInstance(storeType);
             store.load(in, password);

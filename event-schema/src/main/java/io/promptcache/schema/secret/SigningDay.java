@@ -1,4 +1,4 @@
-package io.promptcache.index.storage;
+package io.promptcache.schema.secret;
 
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -6,15 +6,13 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.function.Supplier;
 
-import io.promptcache.schema.secret.SigV4;
-import io.promptcache.schema.secret.StorageKey;
-
 /**
- * What one SigV4 signature of this service needs from the clock and the storage key: the request time, the scope,
+ * What one SigV4 signature of a service needs from the clock and the storage key: the request time, the scope,
  * the access key id, and the signing key, derived once per day and key (four HMACs) instead of at every request. The
- * key is read through {@code key} each time, so a rotated key signs the next request.
+ * key is read through {@code key} each time, so a rotated key signs the next request. Used by the calls promptcache
+ * makes to its own nodes without the AWS SDK (the index's PUTs and presigned GETs, the GC's marks and deletes).
  */
-final class SigningDay {
+public final class SigningDay {
 
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
@@ -23,10 +21,10 @@ final class SigningDay {
     }
 
     /** One request's signing inputs. */
-    record Now(String amzDate, String scope, String accessKeyId, byte[] signingKey) {
+    public record Now(String amzDate, String scope, String accessKeyId, byte[] signingKey) {
 
         /** {@code accessKeyId/scope}: the Credential of an Authorization header or presigned URL. */
-        String credential() {
+        public String credential() {
             return accessKeyId + "/" + scope;
         }
     }
@@ -36,13 +34,14 @@ final class SigningDay {
     private final Clock clock;
     private volatile DayKey dayKey;
 
-    SigningDay(Supplier<StorageKey> key, String region, Clock clock) {
+    public SigningDay(Supplier<StorageKey> key, String region, Clock clock) {
         this.key = key;
         this.region = region;
         this.clock = clock;
     }
 
-    Now now() {
+    /** The signing inputs of a request made now. */
+    public Now now() {
         StorageKey storage = key.get();
         String amzDate = AMZ_DATE.format(ZonedDateTime.now(clock).withZoneSameInstant(ZoneOffset.UTC));
         String date = amzDate.substring(0, 8);
