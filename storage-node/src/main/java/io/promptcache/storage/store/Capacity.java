@@ -84,6 +84,12 @@ final class Capacity {
     private boolean reclaimOne() {
         Reclaimables.Candidate next = null;
         while ((next = room.nextMarked(next)) != null) {
+            if (!next.evicted() && freedBy(next) == 0) {
+                // from what the mark remembered of the object's body (the set follows every commit and delete): no
+                // metadata read for the candidates that free nothing, most of them when continuations share their
+                // bytes; the one that does is checked again below, under its lock, from its metadata
+                continue;
+            }
             synchronized (entries.commitLock(next.bucket(), next.key())) {
                 ObjectMeta current = entries.current(next.bucket(), next.key(), next.versionId());
                 if (current == null) {
@@ -138,12 +144,19 @@ final class Capacity {
      * tails of files no other holder reads as far.
      */
     private long freedBy(ObjectMeta meta) {
-        if (meta.isInline()) {
-            return meta.size();
-        }
+        return meta.isInline() ? meta.size() : freedBy(ExtentRefs.reach(meta.bodyExtents()));
+    }
+
+    /** {@link #freedBy(ObjectMeta)} of a marked object, from what its mark remembered. */
+    private long freedBy(Reclaimables.Candidate candidate) {
+        return candidate.inlineBytes() > 0 ? candidate.inlineBytes() : freedBy(candidate.reach());
+    }
+
+    /** Physical bytes a holder reading these files this far frees when it goes. */
+    private long freedBy(Map<String, Long> reach) {
         long bytes = 0;
-        for (Map.Entry<String, Long> reach : ExtentRefs.reach(meta.bodyExtents()).entrySet()) {
-            bytes += refs.freedWithout(reach.getKey(), reach.getValue());
+        for (Map.Entry<String, Long> file : reach.entrySet()) {
+            bytes += refs.freedWithout(file.getKey(), file.getValue());
         }
         return bytes;
     }

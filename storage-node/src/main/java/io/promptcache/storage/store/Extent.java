@@ -1,9 +1,7 @@
 package io.promptcache.storage.store;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * A run of bytes of one body file: an object's body is a list of extents, read in order. Body files are immutable
@@ -44,14 +42,5 @@ public record Extent(String fileId, long offset, long length) {
             }
         }
         return out;
-    }
-
-    /** The distinct body files of {@code extents}: each counts one reference per object or part that holds it. */
-    static Set<String> files(List<Extent> extents) {
-        Set<String> files = new LinkedHashSet<>();
-        for (Extent e : extents) {
-            files.add(e.fileId());
-        }
-        return files;
     }
 }

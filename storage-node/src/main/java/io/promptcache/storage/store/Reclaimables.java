@@ -2,6 +2,7 @@ package io.promptcache.storage.store;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import io.promptcache.schema.node.NodeMarkers;
@@ -32,10 +33,16 @@ final class Reclaimables {
      * @param evicted tombstoned by the GC (else a LIVE candidate)
      * @param order the deadline of an evicted object, the last use of a candidate
      * @param inlineBytes the bytes of its body kept in the metadata store (0: its body is in files)
-     * @param files the body files its extents name (what deleting it may free, with their other holders)
+     * @param reach the body files its extents name and how far it reads each ({@link ExtentRefs#reach}): what
+     *        deleting it may free, with their other holders, computed without reading its metadata again
      */
     record Candidate(boolean evicted, long order, String bucket, String key, String versionId, long inlineBytes,
-            Set<String> files) {
+            Map<String, Long> reach) {
+
+        /** The body files its extents name. */
+        Set<String> files() {
+            return reach.keySet();
+        }
     }
 
     private static final Comparator<Candidate> DELETION_ORDER = Comparator.comparing((Candidate c) -> !c.evicted())
@@ -51,7 +58,7 @@ final class Reclaimables {
         order.update(bucket, key, previous -> deadline == null && lastUse == null
                 ? null
                 : new Candidate(deadline != null, deadline != null ? deadline : lastUse, bucket, key, meta.fileId(),
-                        meta.isInline() ? meta.size() : 0, Extent.files(meta.bodyExtents())));
+                        meta.isInline() ? meta.size() : 0, Map.copyOf(ExtentRefs.reach(meta.bodyExtents()))));
     }
 
     private static Long number(String value) {
@@ -75,7 +82,7 @@ final class Reclaimables {
             return;
         }
         order.move(bucket, key, current, new Candidate(false, nowMs, bucket, key, current.versionId(),
-                current.inlineBytes(), current.files()));
+                current.inlineBytes(), current.reach()));
     }
 
     /** {@code bucket/key} was deleted. */
