@@ -1,14 +1,10 @@
 package io.promptcache.schema.node;
 
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLServerSocket;
@@ -64,15 +60,8 @@ class NodeTrustTest {
     }
 
     private static SSLServerSocket server(TlsMaterial tls) throws Exception {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(tls.keyStore())) {
-            keys.load(in, tls.password().toCharArray());
-        }
-        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        factory.init(keys, tls.password().toCharArray());
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(factory.getKeyManagers(), null, null);
-        SSLServerSocket server = (SSLServerSocket) context.getServerSocketFactory().createServerSocket(0);
+        SSLServerSocket server = (SSLServerSocket) ServerTls.context(tls).getServerSocketFactory()
+                .createServerSocket(0);
         server.setSoTimeout(10_000);
         return server;
     }
