@@ -114,7 +114,7 @@ public final class OwnNodeHttp {
     public Opened open(String method, String endpoint, String bucket, String key, Map<String, String> headers)
             throws IOException {
         String base = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
-        String path = "/" + SigV4.encode(bucket, false) + "/" + SigV4.encode(key, false);
+        String path = "/" + objectPath(bucket, key);
         Map<String, String> sent = new TreeMap<>(headers);
         SigningDay.Now now = null;
         String signature = null;
@@ -152,11 +152,14 @@ public final class OwnNodeHttp {
 
     /**
      * Sends a bodiless request ({@code Content-Length: 0} for a PUT, as the SDK sends a CopyObject; none for a
-     * DELETE) and reads the answer; the connection is dropped, never reused, if no whole answer came.
+     * DELETE), its payload hash the empty body's, and reads the answer; the connection is dropped, never reused, if
+     * no whole answer came.
      */
     public Answer call(String method, String endpoint, String bucket, String key, Map<String, String> headers)
             throws IOException {
-        HttpURLConnection connection = open(method, endpoint, bucket, key, headers).connection();
+        Map<String, String> bodiless = new TreeMap<>(headers);
+        bodiless.putIfAbsent("x-amz-content-sha256", SigV4.EMPTY_SHA256);
+        HttpURLConnection connection = open(method, endpoint, bucket, key, bodiless).connection();
         try {
             if (method.equals("PUT") || method.equals("POST")) {
                 connection.setDoOutput(true);
@@ -197,6 +200,14 @@ public final class OwnNodeHttp {
             }
         }
         return new Answer(status, errorCode, headers);
+    }
+
+    /**
+     * {@code bucket/key} as these requests name an object: each URI-encoded the AWS way, slashes kept (a request's
+     * path after its first slash; an {@code x-amz-copy-source}).
+     */
+    public static String objectPath(String bucket, String key) {
+        return SigV4.encode(bucket, false) + "/" + SigV4.encode(key, false);
     }
 
     /** Whether {@code endpoint} has no path (a request's path there is {@code /bucket/key}, as these calls send it). */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.Map;
 
 import io.promptcache.schema.node.OwnNodeHttp;
-import io.promptcache.schema.secret.SigV4;
 
 /**
  * The GC's marks and deletes on promptcache's own nodes without the AWS SDK (event-schema's {@link OwnNodeHttp}):
@@ -27,11 +26,10 @@ final class OwnNodeCalls {
      */
     boolean mark(String endpoint, String bucket, String key, String marker, long value) throws IOException {
         OwnNodeHttp.Answer answer = http.call("PUT", endpoint, bucket, key, Map.of(
-                "x-amz-copy-source", SigV4.encode(bucket, false) + "/" + SigV4.encode(key, false),
+                "x-amz-copy-source", OwnNodeHttp.objectPath(bucket, key),
                 "x-amz-metadata-directive", "REPLACE",
                 "content-type", "application/octet-stream",
-                "x-amz-meta-" + marker, Long.toString(value),
-                "x-amz-content-sha256", SigV4.EMPTY_SHA256));
+                "x-amz-meta-" + marker, Long.toString(value)));
         if (answer.status() == 404) {
             return false; // NoSuchKey, NoSuchBucket: gone already
         }
@@ -41,8 +39,7 @@ final class OwnNodeCalls {
 
     /** Deletes {@code bucket/key}; an object or a bucket that is not there is deleted already. */
     void delete(String endpoint, String bucket, String key) throws IOException {
-        OwnNodeHttp.Answer answer = http.call("DELETE", endpoint, bucket, key, Map.of("x-amz-content-sha256",
-                SigV4.EMPTY_SHA256));
+        OwnNodeHttp.Answer answer = http.call("DELETE", endpoint, bucket, key, Map.of());
         if (answer.status() != 404) {
             requireOk(answer);
         }
