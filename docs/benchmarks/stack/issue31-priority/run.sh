@@ -14,11 +14,13 @@
 #   BENCH_ARGS="...": more bench options (e.g. --rate 32: open loop at 32 requests/s);
 #   PERF_SCHED=<seconds>: `perf sched record` of the whole machine for that long from 240 s into the bench, then
 #   `perf sched latency` per thread (perf-sched.txt);
+#   PERF_NODE=<seconds>: `perf record -g` of the storage node for that long from 180 s into the bench (kernel, native and,
+#   through the JVM's perf map, Java frames), then `perf report` by shared object and by symbol (perf-node.txt);
 #   JAR=<promptcache-stack.jar>: the launcher that runs `up` and `bench` (default <checkout>/stack/target/...);
 #   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory);
 #   KEEP_DATA=1: the stack's data directory (/tmp/prof-data-<label>) is kept.
 # Also saved at the end: the index's lookup, event loop and store metrics, the gc-processor's own metrics and its
-# Kafka clients' record counts (gc-metrics.txt), the storage node's S3 request histograms (node-metrics.txt).
+# Kafka clients' record counts (gc-metrics.txt), the storage node's S3 request histograms (node-metrics.txt) and its store's counters (node-storage-metrics.txt).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 LABEL=$1; HOME_DIR=$2; DUR=${3:-300}
@@ -66,6 +68,17 @@ if [[ -n ${PERF_SCHED:-} ]]; then
     rm -f /tmp/perf-sched-$LABEL.data ) &
   P=$!
 fi
+if [[ -n ${PERF_NODE:-} ]]; then
+  ( sleep 180; np=$(pgrep -f "http.port=9000" | head -1)
+    perf record -g -F 499 -p $np -o /tmp/perf-node-$LABEL.data -- sleep $PERF_NODE > /dev/null 2>&1
+    jcmd $np Compiler.perfmap > /dev/null 2>&1
+    { echo "# perf record -g -F 499 -p <node> for $PERF_NODE s from 180 s; by shared object, then by symbol (self)"
+      perf report -i /tmp/perf-node-$LABEL.data --no-children --sort dso --stdio 2>/dev/null | grep -v '^$' | head -40
+      perf report -i /tmp/perf-node-$LABEL.data --no-children --sort dso,sym --stdio -g none 2>/dev/null | grep -v '^$' | head -120
+    } > $OUT/perf-node.txt
+    rm -f /tmp/perf-node-$LABEL.data ) &
+  PN=$!
+fi
 while kill -0 $B 2>/dev/null; do
   now=$(( $(date +%s) - T0 ))
   for p in $(pgrep -f "quarkus-run|BrokerMain|promptcache-stack.jar bench"); do
@@ -75,10 +88,12 @@ while kill -0 $B 2>/dev/null; do
   sleep 30
 done
 [[ -n ${P:-} ]] && wait $P
+[[ -n ${PN:-} ]] && wait $PN
 kill $V
 curl -s localhost:8080/q/metrics | grep -E "^promptcache_(lookup|event_loop|store)" > $OUT/index-lookup-metrics.txt
 curl -s localhost:8090/q/metrics | grep -E "^(promptcache_gc|kafka_consumer_fetch_manager_records_consumed_total|kafka_producer_record_send_total)" > $OUT/gc-metrics.txt
 curl -s localhost:9000/q/metrics | grep -E "^promptcache_s3_requests_seconds_(bucket|count|sum)\{.*operation=\"(put_object|upload_part|complete_multipart_upload|get_object|copy_object)\",outcome=\"success\"" > $OUT/node-metrics.txt
+curl -s localhost:9000/q/metrics | grep -E "^promptcache_storage" > $OUT/node-storage-metrics.txt
 kill -TERM $UP; wait $UP
 [[ -n ${KEEP_DATA:-} ]] || rm -rf $DATA
 python3 $here/../issue31-listed-keys/cpu-window.py $OUT > $OUT/cpu.txt

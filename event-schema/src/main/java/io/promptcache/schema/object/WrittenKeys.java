@@ -2,13 +2,18 @@ package io.promptcache.schema.object;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.google.protobuf.ByteString;
 
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.BlockLayout;
 import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.PrefixEntry;
+import io.promptcache.schema.serde.SchemaVersion;
 
 /**
  * The prefix keys an object's store advertised, as its record lists them ({@code written_prefix_hashes}: the hashes
@@ -53,7 +58,17 @@ public final class WrittenKeys {
             return next;
         }
         return next.toBuilder().setWrittenPrefixHashes(earlier.getWrittenPrefixHashes())
-                .setWrittenPrefixHashBytes(earlier.getWrittenPrefixHashBytes()).build();
+                .setWrittenPrefixHashBytes(earlier.getWrittenPrefixHashBytes())
+                .setKeysFromRecord(next.getKeysFromRecord() || earlier.getKeysFromRecord()).build();
+    }
+
+    /**
+     * Whether {@code record}'s keys exist only in it: its store published no ADVERTISE, every index replica derives
+     * the keys' PrefixMap entries from the record and drops them with it, and the GC keeps and retracts none
+     * ({@code keys_from_record}; docs/architecture.md, "Keys from the object record").
+     */
+    public static boolean fromRecord(ObjectRecord record) {
+        return listed(record) && record.getKeysFromRecord();
     }
 
     /** {@code record} without the keys it lists (for holders of many records that never read them). */
@@ -87,6 +102,41 @@ public final class WrittenKeys {
             keys.add(new PrefixKey(namespace, Arrays.copyOfRange(hashes, i * length, (i + 1) * length)));
         }
         return keys;
+    }
+
+    /**
+     * The prefix entry of every key {@code record} (of object {@code objectId}) lists, in block order: the listed keys
+     * are its last blocks ({@code n-m+1..n} of an {@code n}-block record listing {@code m}), each entry holding that
+     * block count and the bytes of the record's layout that hold them; version and advertised time are the record's
+     * creation time. What an ADVERTISE of the key says, and what index replicas derive from a record whose keys exist
+     * only in it ({@link #fromRecord}). Empty for a record that lists none.
+     */
+    public static Map<PrefixKey, PrefixEntry> entries(String objectId, ObjectRecord record) {
+        List<PrefixKey> keys = keys(record);
+        Map<PrefixKey, PrefixEntry> entries = new LinkedHashMap<>(2 * keys.size());
+        int first = record.getBlocks() - keys.size() + 1;
+        if (first < 1) {
+            throw new IllegalArgumentException("object " + objectId + " lists " + keys.size() + " keys for "
+                    + record.getBlocks() + " blocks");
+        }
+        PrefixEntry.Builder entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                .setObjectId(objectId).setVersion(record.getCreatedAtMs()).setOwnerId(record.getOwnerId())
+                .setPriority(record.getPriority()).setAdvertisedAtMs(record.getCreatedAtMs());
+        for (int i = 0; i < keys.size(); i++) {
+            int blocks = first + i;
+            entries.put(keys.get(i), entry.setBlocks(blocks).setUsableBytes(usableBytes(record, blocks)).build());
+        }
+        return entries;
+    }
+
+    /** The bytes of {@code record}'s body that hold its first {@code blocks} blocks, by its layout. */
+    static long usableBytes(ObjectRecord record, int blocks) {
+        BlockLayout layout = record.getLayout();
+        return switch (layout.getFormCase()) {
+            case BYTES_PER_BLOCK -> Math.multiplyExact(layout.getBytesPerBlock(), (long) blocks);
+            case BLOCK_END_OFFSETS -> layout.getBlockEndOffsets().getOffsets(blocks - 1);
+            case FORM_NOT_SET -> throw new IllegalArgumentException("a record without a layout lists keys");
+        };
     }
 
     /** Whether {@code record} lists {@code key}. */

@@ -2,14 +2,18 @@ package io.promptcache.schema.object;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
+import io.promptcache.schema.proto.BlockEndOffsets;
+import io.promptcache.schema.proto.BlockLayout;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.proto.TombstoneReason;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,6 +66,52 @@ class WrittenKeysTest {
         assertThat(WrittenKeys.keep(listing, null)).as("a removed record stays removed").isNull();
         assertThat(WrittenKeys.keep(live().build(), rebuilt)).isSameAs(rebuilt);
         assertThat(WrittenKeys.without(kept)).isEqualTo(rebuilt);
+    }
+
+    @Test
+    void shouldKeepThatTheKeysExistOnlyInTheRecord() {
+        List<PrefixKey> keys = List.of(key(NAMESPACE, 1, 16), key(NAMESPACE, 2, 16));
+        ObjectRecord listing = WrittenKeys.list(live().setKeysFromRecord(true), keys).build();
+        ObjectRecord tombstone = WrittenKeys.without(listing).toBuilder()
+                .setState(ObjectState.OBJECT_STATE_TOMBSTONED).setKeysFromRecord(false).build();
+
+        ObjectRecord kept = WrittenKeys.keep(listing, tombstone);
+
+        assertThat(WrittenKeys.fromRecord(listing)).isTrue();
+        assertThat(WrittenKeys.fromRecord(kept)).as("the flag comes back with the keys").isTrue();
+        assertThat(WrittenKeys.keys(kept)).containsExactlyElementsOf(keys);
+        assertThat(WrittenKeys.fromRecord(WrittenKeys.without(listing))).as("no keys listed: nothing to derive")
+                .isFalse();
+        assertThat(WrittenKeys.fromRecord(WrittenKeys.list(live(), keys).build())).as("an ADVERTISing store's")
+                .isFalse();
+    }
+
+    @Test
+    void shouldSayWhatTheAdvertiseOfEachListedKeyWouldSay() {
+        // a 5-block record listing the keys of its last 3 blocks (a continuation of a 2-block object)
+        List<PrefixKey> keys = List.of(key(NAMESPACE, 3, 16), key(NAMESPACE, 4, 16), key(NAMESPACE, 5, 16));
+        ObjectRecord.Builder record = live().setBlocks(5).setCreatedAtMs(77).setOwnerId("index-1").setPriority(2)
+                .setLayout(BlockLayout.newBuilder().setBlockEndOffsets(BlockEndOffsets.newBuilder()
+                        .addAllOffsets(List.of(10L, 30L, 60L, 100L, 150L))));
+
+        Map<PrefixKey, PrefixEntry> entries = WrittenKeys.entries("01J", WrittenKeys.list(record, keys).build());
+
+        assertThat(entries.keySet()).containsExactlyElementsOf(keys);
+        assertThat(entries.values()).extracting(PrefixEntry::getBlocks).containsExactly(3, 4, 5);
+        assertThat(entries.values()).extracting(PrefixEntry::getUsableBytes).containsExactly(60L, 100L, 150L);
+        assertThat(entries.values()).allSatisfy(e -> {
+            assertThat(e.getObjectId()).isEqualTo("01J");
+            assertThat(e.getVersion()).isEqualTo(77);
+            assertThat(e.getAdvertisedAtMs()).isEqualTo(77);
+            assertThat(e.getOwnerId()).isEqualTo("index-1");
+            assertThat(e.getPriority()).isEqualTo(2);
+        });
+        record.setLayout(BlockLayout.newBuilder().setBytesPerBlock(32));
+        assertThat(WrittenKeys.entries("01J", WrittenKeys.list(record, keys).build()).values())
+                .extracting(PrefixEntry::getUsableBytes).containsExactly(96L, 128L, 160L);
+        assertThat(WrittenKeys.entries("01J", live().build())).isEmpty();
+        assertThatThrownBy(() -> WrittenKeys.entries("01J", WrittenKeys.list(record.setBlocks(2), keys).build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("3 keys for 2 blocks");
     }
 
     @Test

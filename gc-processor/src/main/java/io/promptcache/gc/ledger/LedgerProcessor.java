@@ -127,9 +127,11 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         // the keys the record lists are kept once, apart: the entry (rewritten at every access) holds the rest
         LedgerEntry updated = (entry == null ? LedgerEntry.EMPTY : entry).withRecord(WrittenKeys.without(newRecord));
         boolean first = entry == null || entry.record() == null;
-        if (first && WrittenKeys.listed(newRecord)) {
+        if (first && WrittenKeys.listed(newRecord) && !WrittenKeys.fromRecord(newRecord)) {
             // the first record of the object: the keys its store advertised point to it (counted once: a later
-            // record, a tombstone say, lists the same keys)
+            // record, a tombstone say, lists the same keys). Keys that exist only in the record (no ADVERTISE) are
+            // not followed: index replicas drop them with the record, and no other object can take them over
+            // (docs/architecture.md, "Keys from the object record")
             keys.put(id, newRecord);
             updated = updated.withRefs(updated.refs() + WrittenKeys.count(newRecord));
         }

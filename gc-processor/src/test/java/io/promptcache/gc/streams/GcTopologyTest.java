@@ -53,6 +53,7 @@ import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The production topology in {@link TopologyTestDriver}: wall-clock time advanced by hand for grace and TTL. */
 class GcTopologyTest {
@@ -182,6 +183,48 @@ class GcTopologyTest {
         advance(Duration.ofSeconds(5));
         assertThat(storage.deletes()).hasSize(2);
         assertThat(objectsOut.isEmpty()).as("nothing more evicted: live is at the low watermark").isTrue();
+    }
+
+    @Test
+    void shouldFollowNoKeyOfAStoreWhoseKeysExistOnlyInItsRecord() {
+        // Given: the reference changes the ledgers get, and two stores as this build's index writes them: a record
+        // that lists its keys and says they exist only there, no ADVERTISE
+        TestOutputTopic<byte[], byte[]> refs = driver.createOutputTopic("gc-topology-test-"
+                + TopologyProducer.REFS_TOPIC + "-repartition", new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        heartbeat(1000);
+        ObjectId old = ObjectId.generate();
+        ObjectRecord oldRecord = keysInRecord(old, 500, T0 - 10_000, 600, 601, 602);
+        objectsIn.pipeInput(old, oldRecord, now);
+        ObjectId recent = ObjectId.generate();
+        objectsIn.pipeInput(recent, keysInRecord(recent, 450, T0, 610), now);
+
+        // When: one budget round (950 held > 900)
+        advance(Duration.ofSeconds(1));
+
+        // Then: the older is tombstoned; its tombstone lists its keys and still says they exist only there (an index
+        // replica replaying objects from the start derives them from it); no reference change was forwarded
+        List<KeyValue<ObjectId, ObjectRecord>> tombstones = objectsOut.readKeyValuesToList();
+        assertThat(tombstones).extracting(kv -> kv.key).containsExactly(old);
+        assertThat(WrittenKeys.keys(tombstones.get(0).value)).containsExactlyElementsOf(WrittenKeys.keys(oldRecord));
+        assertThat(WrittenKeys.fromRecord(tombstones.get(0).value)).isTrue();
+        assertThat(refs.isEmpty()).isTrue();
+
+        // When: past its grace window, and a budget round later
+        advance(Duration.ofSeconds(31));
+        advance(Duration.ofSeconds(2));
+
+        // Then: its bytes are deleted and its record nulled, and no key is: replicas drop them with the record
+        assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + oldRecord.getKey());
+        assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key, kv -> kv.value)
+                .containsExactly(tuple(old, null));
+        assertThat(prefixesOut.isEmpty()).isTrue();
+        assertThat(refs.isEmpty()).isTrue();
+    }
+
+    private static ObjectRecord keysInRecord(ObjectId id, long bytes, long createdAt, int... keys) {
+        return Records.listing(Records.live(id, "n1", bytes, createdAt), keys).toBuilder().setKeysFromRecord(true)
+                .build();
     }
 
     @Test

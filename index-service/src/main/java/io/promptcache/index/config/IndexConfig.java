@@ -105,6 +105,14 @@ public interface IndexConfig {
          */
         @WithDefault("1")
         int replicas();
+
+        /**
+         * Publish one ADVERTISE per key a store wrote, as earlier builds did, instead of letting every replica derive
+         * the keys from the object's record: only while replicas of an earlier build (which derive nothing) still
+         * serve, during a rolling upgrade (README, "Upgrading").
+         */
+        @WithDefault("false")
+        boolean advertiseKeys();
     }
 
     interface Storage {

@@ -13,7 +13,8 @@ import io.promptcache.schema.proto.PrefixEntry;
  * The longest usable prefix of a request, by binary search over its prefix-hash chain (seed 001 §7.3): O(log n)
  * probes of the PrefixMap, each confirming that the entry covers exactly that many blocks and that an object serves
  * it: the object that wrote its bytes if LIVE, else the furthest-reaching LIVE object sharing those bytes (the match
- * then names that object; docs/architecture.md, "Metadata in proportion to what a store adds"). The search assumes
+ * then names that object; docs/architecture.md, "Metadata in proportion to what a store adds"); a key that several
+ * objects' records list is tried with each, newest first ("Keys from the object record"). The search assumes
  * usable prefixes are contiguous from block 1 (a store advertises the blocks it wrote, in one transaction, and the
  * blocks it shares are usable wherever its own are); where that does not hold it may return a shorter match than the
  * longest (see the module README, "When lookup returns a shorter match"). Thread-safe (stateless).
@@ -90,14 +91,29 @@ public final class LongestPrefixSearch {
         boolean usable(int blocks) {
             PrefixKey key = chain.key(blocks);
             probes++;
-            entry = index.prefix(key);
-            if (entry == null) {
+            PrefixEntry found = index.prefix(key);
+            if (found == null) {
                 return false;
             }
-            if (entry.getBlocks() != blocks) {
-                collisions.collision(key, blocks, entry);
+            if (found.getBlocks() != blocks) {
+                collisions.collision(key, blocks, found);
                 return false;
             }
+            if (served(found)) {
+                return true;
+            }
+            // a key listed by several objects' records: the newest first, then the older ones (rare)
+            for (PrefixEntry older : found.getOlderListersList()) {
+                if (older.getBlocks() == blocks && served(older)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether {@code candidate}'s object is LIVE, or a LIVE object sharing its bytes serves them. */
+        private boolean served(PrefixEntry candidate) {
+            entry = candidate;
             object = objects.computeIfAbsent(entry.getObjectId(), id -> {
                 ObjectRecord live = index.liveObject(id);
                 return live == null ? NOT_LIVE : live;

@@ -1,7 +1,6 @@
 package io.promptcache.index.store;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,22 +12,25 @@ import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.serde.SchemaVersion;
 
 /**
- * What a store publishes in its one transaction: its ObjectRecord (LIVE, listing the keys it advertises) and one
- * ADVERTISE per block whose bytes it wrote - all of a whole object's, those beyond the shared ones for a continuation
- * (the shared blocks' keys keep naming the object that wrote them; docs/architecture.md, "Metadata in proportion to
- * what a store adds" and "The GC learns an object's keys from its record").
+ * What a store publishes in its one transaction: its ObjectRecord (LIVE, listing the keys of the blocks whose bytes it
+ * wrote: all of a whole object's, those beyond the shared ones for a continuation; the shared blocks' keys keep naming
+ * the object that wrote them) and nothing else - every index replica derives the keys' PrefixMap entries from the
+ * record ({@code keys_from_record}; docs/architecture.md, "Keys from the object record"). With
+ * {@code advertise} (a rolling upgrade from an earlier build, whose replicas derive nothing) the record is not
+ * flagged and one ADVERTISE per listed key goes with it, as earlier builds published.
  *
  * @param object the record
- * @param advertised the ADVERTISEs, in block order
+ * @param entries the PrefixMap entries of its keys, in block order (this replica serves them until its stores do)
+ * @param advertise whether the entries are published as ADVERTISEs too
  */
-record StoreRecords(ObjectRecord object, Map<PrefixKey, PrefixEntry> advertised) {
+record StoreRecords(ObjectRecord object, Map<PrefixKey, PrefixEntry> entries, boolean advertise) {
 
     /**
      * The records of the store of {@code id} planned by {@code plan}, its copies on {@code nodes} (the first the
      * primary) under {@code bucket}/{@code key}; {@code continuation} null for a whole object.
      */
     static StoreRecords of(StorePlan plan, String id, List<String> nodes, String bucket, String key,
-            Continuation continuation, String owner, long now) {
+            Continuation continuation, String owner, long now, boolean advertise) {
         ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                 .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(plan.spec().idText()).setBucket(bucket)
                 .setKey(key).setTotalBytes(plan.totalBytes()).setLayout(plan.layout()).setBlocks(plan.blocks())
@@ -41,14 +43,19 @@ record StoreRecords(ObjectRecord object, Map<PrefixKey, PrefixEntry> advertised)
         }
         int first = shares ? continuation.blocks() + 1 : 1;
         List<PrefixKey> keys = new ArrayList<>(plan.blocks() - first + 1);
-        Map<PrefixKey, PrefixEntry> advertised = new LinkedHashMap<>(2 * (plan.blocks() - first + 1));
         for (int k = first; k <= plan.blocks(); k++) {
-            PrefixKey prefix = plan.chain().key(k);
-            keys.add(prefix);
-            advertised.put(prefix, PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setObjectId(id)
-                    .setBlocks(k).setUsableBytes(plan.usableBytes()[k - 1]).setVersion(now).setOwnerId(owner)
-                    .setPriority(plan.priority()).setAdvertisedAtMs(now).setInObjectRecord(true).build());
+            keys.add(plan.chain().key(k));
         }
-        return new StoreRecords(WrittenKeys.list(record, keys).build(), advertised);
+        ObjectRecord listed = WrittenKeys.list(record, keys).setKeysFromRecord(!advertise && !keys.isEmpty()).build();
+        Map<PrefixKey, PrefixEntry> entries = WrittenKeys.entries(id, listed);
+        if (advertise) {
+            entries.replaceAll((k, entry) -> entry.toBuilder().setInObjectRecord(true).build());
+        }
+        return new StoreRecords(listed, entries, advertise);
+    }
+
+    /** The ADVERTISEs published with the record (none unless {@link #advertise}). */
+    Map<PrefixKey, PrefixEntry> advertised() {
+        return advertise ? entries : Map.of();
     }
 }

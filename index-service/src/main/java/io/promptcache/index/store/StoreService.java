@@ -354,15 +354,16 @@ public class StoreService {
     }
 
     /**
-     * The one transaction: the store's {@link StoreRecords} (ObjectRecord LIVE + one ADVERTISE per block whose bytes
-     * it wrote); then visible to this replica.
+     * The one transaction: the store's {@link StoreRecords} (its ObjectRecord LIVE, listing the keys of the blocks
+     * whose bytes it wrote); then visible to this replica.
      */
     private StoreOutcome commit(StorePlan plan, ObjectId id, List<NodeStatus> copies, String key,
             Continuation continuation) {
         NodeStatus node = copies.get(0);
         String owner = plan.owner() != null ? plan.owner() : producers.instanceId();
         StoreRecords written = StoreRecords.of(plan, id.toString(), copies.stream().map(NodeStatus::getNodeId)
-                .toList(), storage.bucket(node), key, continuation, owner, System.currentTimeMillis());
+                .toList(), storage.bucket(node), key, continuation, owner, System.currentTimeMillis(),
+                config.store().advertiseKeys());
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(written.advertised().size() + 1);
         records.add(producers.record(Topics.OBJECTS, id, written.object()));
         written.advertised().forEach((prefix, entry) -> records.add(producers.record(Topics.PREFIXES, prefix, entry)));
@@ -375,8 +376,8 @@ public class StoreService {
                     + "commit the transaction in time; nothing was advertised", e);
         }
         // read-your-writes here, without waiting for the log
-        stores.committed(id, written.object(), written.advertised());
-        metrics.published(records.size(), written.advertised().size());
+        stores.committed(id, written.object(), written.entries());
+        metrics.published(records.size(), written.entries().size());
         return new StoreOutcome(id.toString(), false, node.getNodeId(), plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
                 continuation == null ? null : continuation.parentId().toString(),

@@ -1,5 +1,7 @@
 package io.promptcache.index.streams;
 
+import java.util.function.Consumer;
+
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -9,27 +11,42 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.PrefixEntry;
 
 /**
- * Keeps the ObjectTable a copy of {@code objects} (a null removes the key) and {@link Sharers} in step with it. Kafka
- * Streams restores a global store before it initializes its processor, so {@link #init} rebuilds the sharers from
- * the restored table and every later record updates both.
+ * Keeps the ObjectTable a copy of {@code objects} (a null removes the key), and in step with it {@link Sharers} and
+ * the PrefixMap entries of keys that exist only in their records ({@link DerivedKeys}). A later record of an object
+ * that lists no keys is kept with the keys of the one before it, so that its null still finds them. Kafka Streams
+ * restores a global store through its processor (a processor of its own, from the store's checkpoint) before it
+ * initializes this one, so {@link #init} rebuilds the sharers from the restored table and every later record updates
+ * all three. The PrefixMap is registered before the ObjectTable (the topology's order), so it is open here, restores
+ * included.
  */
 final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void, Void> {
 
     private final String storeName;
+    private final String prefixMapName;
     private final Sharers sharers;
+    private final Consumer<PrefixEntry> onListed;
     private KeyValueStore<ObjectId, ObjectRecord> store;
+    private DerivedKeys derived;
 
-    ObjectTableUpdater(String storeName, Sharers sharers) {
+    /**
+     * @param onListed told of the first entry of every record whose keys it lists (the advertise-to-visible metric)
+     */
+    ObjectTableUpdater(String storeName, String prefixMapName, Sharers sharers, Consumer<PrefixEntry> onListed) {
         this.storeName = storeName;
+        this.prefixMapName = prefixMapName;
         this.sharers = sharers;
+        this.onListed = onListed;
     }
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         store = context.getStateStore(storeName);
+        derived = new DerivedKeys(context.getStateStore(prefixMapName), onListed);
         sharers.clear();
         try (KeyValueIterator<ObjectId, ObjectRecord> all = store.all()) {
             while (all.hasNext()) {
@@ -55,7 +72,9 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
         } catch (SerializationException e) {
             before = null;
         }
-        store.put(id, record.value()); // a null value deletes (without decoding the old one, as delete would)
-        sharers.changed(id.toString(), before, record.value());
+        ObjectRecord after = WrittenKeys.keep(before, record.value());
+        store.put(id, after); // a null value deletes (without decoding the old one, as delete would)
+        sharers.changed(id.toString(), before, after);
+        derived.changed(id.toString(), before, after);
     }
 }

@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -21,8 +22,8 @@ import io.promptcache.schema.topic.Topics;
 
 /**
  * The replica's materialized state: three global stores on RocksDB, each a full copy of a compacted topic -
- * PrefixMap ({@code prefixes}), ObjectTable ({@code objects}, with the in-memory {@link Sharers} derived from it)
- * and registered namespaces ({@code namespaces}). Node heartbeats are read apart from them (NodeFeed). A null value
+ * PrefixMap ({@code prefixes}, plus the entries derived from object records: {@link DerivedKeys}), ObjectTable
+ * ({@code objects}, with the in-memory {@link Sharers} derived from it) and registered namespaces ({@code namespaces}). Node heartbeats are read apart from them (NodeFeed). A null value
  * removes the key. Unreadable records go to {@code dead-letters} (the deserialization handler) and the stream
  * keeps running. The stores are {@link ConcurrentReadStore}s: lookups read them without queueing on a lock behind the
  * global stream thread's writes.
@@ -53,26 +54,27 @@ public class TopologyProducer {
      * The topology, without CDI (tests drive it with a {@code TopologyTestDriver}).
      *
      * @param catalog the topic names
-     * @param onAdvertised told of every prefix entry put into the PrefixMap (the advertise-to-visible metric)
+     * @param onAdvertised told of every ADVERTISE put into the PrefixMap and of the first key of every record whose
+     *        keys it lists (the advertise-to-visible metric)
      * @param sharers kept in step with the ObjectTable
      */
     public static Topology build(TopicCatalog catalog, Consumer<PrefixEntry> onAdvertised, Sharers sharers) {
         StreamsBuilder builder = new StreamsBuilder();
-        globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES, onAdvertised);
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(ConcurrentReadStore.supplier(OBJECT_TABLE),
-                Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()).withLoggingDisabled(),
-                catalog.name(Topics.OBJECTS), Consumed.with(Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()),
-                () -> new ObjectTableUpdater(OBJECT_TABLE, sharers));
-        globalStore(builder, catalog, NAMESPACE_TABLE, Topics.NAMESPACES, record -> {
-        });
+        // the PrefixMap first: the ObjectTable's processor writes the entries derived from records into it, restores
+        // included (global stores are registered, and restored, in this order)
+        globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES, () -> new PrefixMapUpdater(PREFIX_MAP,
+                onAdvertised));
+        globalStore(builder, catalog, OBJECT_TABLE, Topics.OBJECTS,
+                () -> new ObjectTableUpdater(OBJECT_TABLE, PREFIX_MAP, sharers, onAdvertised));
+        globalStore(builder, catalog, NAMESPACE_TABLE, Topics.NAMESPACES,
+                () -> new CompactedTopicUpdater<>(NAMESPACE_TABLE));
         return builder.build();
     }
 
     private static <K, V> void globalStore(StreamsBuilder builder, TopicCatalog catalog, String store,
-            TopicSpec<K, V> topic, Consumer<V> onPut) {
+            TopicSpec<K, V> topic, ProcessorSupplier<K, V, Void, Void> processor) {
         builder.addGlobalStore(Stores.keyValueStoreBuilder(ConcurrentReadStore.supplier(store), topic.keySerde(),
                 topic.valueSerde()).withLoggingDisabled(), catalog.name(topic),
-                Consumed.with(topic.keySerde(), topic.valueSerde()),
-                () -> new CompactedTopicUpdater<K, V>(store, onPut));
+                Consumed.with(topic.keySerde(), topic.valueSerde()), processor);
     }
 }

@@ -23,6 +23,7 @@ import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.schema.object.WrittenKeys;
+import io.promptcache.schema.proto.PrefixEntry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
@@ -65,6 +66,7 @@ class ContinuationStoreTest extends NodeBackedTest {
                 .extract().path("objectId");
         long used = node.usedBytes();
         double records = Api.counter("promptcache_store_records_total");
+        double blocks = Api.counter("promptcache_store_written_blocks_total");
         NodeCalls calls = NodeCalls.of(node);
         // When: turn 2 extends it by 6 blocks and the engine sends only those (fromBlock 10)
         int[] turn2 = extend(turn1, 16 * BLOCK_TOKENS, 3);
@@ -74,21 +76,27 @@ class ContinuationStoreTest extends NodeBackedTest {
                 .body("sharedBytes", equalTo(10 * BLOCK_BYTES)).body("blocks", equalTo(16))
                 .body("bytes", equalTo(16 * BLOCK_BYTES)).body("node", equalTo(node.nodeId())).extract()
                 .path("objectId");
-        // Then: only the new bytes were written, and published: its record and the ADVERTISEs of its 6 new blocks;
-        // one range GET returns turn 1's bytes then turn 2's
+        // Then: only the new bytes were written, and published: its record alone, listing the keys of its 6 new
+        // blocks (every replica derives their entries from it); one range GET returns turn 1's bytes then turn 2's
         assertThat(node.usedBytes() - used).isEqualTo(6L * BLOCK_BYTES);
-        assertThat(Api.counter("promptcache_store_records_total") - records).isEqualTo(7);
+        assertThat(Api.counter("promptcache_store_records_total") - records).isEqualTo(1);
+        assertThat(Api.counter("promptcache_store_written_blocks_total") - blocks).isEqualTo(6);
         // in one call to the node: a prefixed PUT (the node says it takes them), none of the multipart calls
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(calls.since())
                 .isEqualTo(new NodeCalls(1, 0, 0, 0, 0)));
-        // its record lists the keys of those 6 blocks (the GC learns them from it), as each of their ADVERTISEs says
+        // its record lists the keys of those 6 blocks, and the replica's PrefixMap derived their entries from it
         PrefixChain chain = PrefixChain.ofTokens(NamespaceId.parse(ns), HashAlgorithm.fromWireName(given()
                 .get("/v1/namespaces/" + ns).then().statusCode(200).extract().path("hashAlgorithm")), BLOCK_TOKENS,
                 turn2);
-        await().atMost(Duration.ofSeconds(10)).until(() -> stores.prefix(chain.key(16)) != null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> stores.prefix(chain.key(16)) != null
+                && stores.prefix(chain.key(16)).getFromRecords());
         assertThat(WrittenKeys.keys(stores.object(ObjectId.parse(second)))).containsExactlyElementsOf(IntStream
                 .rangeClosed(11, 16).mapToObj(chain::key).toList());
-        assertThat(stores.prefix(chain.key(16)).getInObjectRecord()).isTrue();
+        assertThat(WrittenKeys.fromRecord(stores.object(ObjectId.parse(second)))).isTrue();
+        PrefixEntry eleventh = stores.prefix(chain.key(11));
+        assertThat(eleventh.getObjectId()).isEqualTo(second);
+        assertThat(eleventh.getBlocks()).isEqualTo(11);
+        assertThat(eleventh.getUsableBytes()).isEqualTo(11L * BLOCK_BYTES);
         assertThat(stores.prefix(chain.key(10)).getObjectId()).as("a shared block's key names its writer")
                 .isEqualTo(first);
         byte[] expected2 = concat(kv1, new2);

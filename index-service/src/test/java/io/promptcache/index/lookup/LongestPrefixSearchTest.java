@@ -136,6 +136,35 @@ class LongestPrefixSearchTest {
     }
 
     @Test
+    void shouldTryEveryObjectListingAKeyNewestFirst() {
+        // Given: "new" and "old" both list the keys of blocks 1-8 (a whole store re-wrote them): the derived entry
+        // names the newest and lists the older
+        int[] prompt = tokens(8, 6);
+        PrefixChain c = chain(NAMESPACE, prompt);
+        for (int i = 1; i <= 8; i++) {
+            PrefixEntry older = PrefixEntry.newBuilder().setObjectId("old").setBlocks(i).setUsableBytes(i * 1000L)
+                    .build();
+            prefixes.put(c.key(i), PrefixEntry.newBuilder().setObjectId("new").setBlocks(i)
+                    .setUsableBytes(i * 1000L).setFromRecords(true).addOlderListers(older).build());
+        }
+        live.add("new");
+        live.add("old");
+        assertThat(search.search(c, index).entry().getObjectId()).as("the newest").isEqualTo("new");
+
+        // When: the newest is tombstoned and nothing shares its bytes
+        live.remove("new");
+
+        // Then: the older serves every key, with its own usable bytes
+        PrefixMatch match = search.search(c, index);
+        assertThat(match.blocks()).isEqualTo(8);
+        assertThat(match.entry().getObjectId()).isEqualTo("old");
+        assertThat(match.entry().getUsableBytes()).isEqualTo(8_000);
+        assertThat(match.object().getKey()).isEqualTo("old");
+        live.remove("old");
+        assertThat(search.search(c, index).hit()).as("no lister served").isFalse();
+    }
+
+    @Test
     void shouldServeTheKeysOfAnEvictedWriterFromTheLiveObjectSharingItsBytes() {
         // Given: A wrote blocks 1-10; B continued it from block 6 (shares A's first 6,000 bytes) and wrote 7-14; each
         // advertised only the blocks it wrote

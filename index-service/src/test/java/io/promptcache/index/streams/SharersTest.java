@@ -11,9 +11,11 @@ import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.topic.Topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,7 +71,13 @@ class SharersTest {
         MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
         table.init(context.getStateStoreContext(), table);
         context.addStateStore(table);
-        ObjectTableUpdater updater = new ObjectTableUpdater("object-table", sharers);
+        KeyValueStore<PrefixKey, PrefixEntry> prefixMap = Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("prefix-map"), Topics.PREFIXES.keySerde(), Topics.PREFIXES.valueSerde())
+                .withLoggingDisabled().build();
+        prefixMap.init(context.getStateStoreContext(), prefixMap);
+        context.addStateStore(prefixMap);
+        ObjectTableUpdater updater = new ObjectTableUpdater("object-table", "prefix-map", sharers, entry -> {
+        });
         updater.init(context);
         return updater;
     }

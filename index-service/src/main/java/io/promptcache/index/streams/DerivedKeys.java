@@ -1,0 +1,132 @@
+package io.promptcache.index.streams;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.object.WrittenKeys;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.PrefixEntry;
+
+/**
+ * The PrefixMap entries of keys that exist only in their objects' records ({@code keys_from_record};
+ * docs/architecture.md, "Keys from the object record"): a key's entry lists every object whose record lists it,
+ * newest (greatest id) first - the entry's own fields are that object's, {@code older_listers} the others' - and is
+ * marked {@code from_records}. An object is listed when a record of it arrives, LIVE or TOMBSTONED (again: adding it
+ * twice changes nothing), and unlisted when its record is nulled, so the entries do not depend on the order in which records of
+ * different partitions arrive, nor on replays. Written by the global thread only, through {@link ObjectTableUpdater}.
+ */
+final class DerivedKeys {
+
+    /** Newest first: object ids are ULIDs, whose text sorts by creation time. */
+    private static final Comparator<PrefixEntry> NEWEST_FIRST = Comparator.comparing(PrefixEntry::getObjectId)
+            .reversed();
+
+    private final KeyValueStore<PrefixKey, PrefixEntry> map;
+    private final Consumer<PrefixEntry> onListed;
+
+    /**
+     * @param map the PrefixMap store
+     * @param onListed told of the first entry of every LIVE record whose keys are listed (the advertise-to-visible
+     *        metric)
+     */
+    DerivedKeys(KeyValueStore<PrefixKey, PrefixEntry> map, Consumer<PrefixEntry> onListed) {
+        this.map = map;
+        this.onListed = onListed;
+    }
+
+    /** The record of object {@code id} changed from {@code before} to {@code after} (either may be null). */
+    void changed(String id, ObjectRecord before, ObjectRecord after) {
+        if (after != null) {
+            // a tombstone too: a compacted topic may hold only that record of the object, and its keys stay served
+            // by the objects sharing its bytes until the record is nulled
+            if (WrittenKeys.fromRecord(after)) {
+                list(WrittenKeys.entries(id, after), after.getState() == ObjectState.OBJECT_STATE_LIVE);
+            }
+        } else if (WrittenKeys.fromRecord(before)) {
+            for (PrefixKey key : WrittenKeys.keys(before)) {
+                PrefixEntry current = read(key);
+                if (current != null && current.getFromRecords()) {
+                    PrefixEntry next = without(current, id);
+                    if (next == null) {
+                        map.put(key, null);
+                    } else if (!next.equals(current)) {
+                        map.put(key, next);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Lists the object under its keys; {@code live}: its first entry is told to {@code onListed}. */
+    private void list(Map<PrefixKey, PrefixEntry> entries, boolean live) {
+        boolean first = live;
+        for (Map.Entry<PrefixKey, PrefixEntry> e : entries.entrySet()) {
+            PrefixEntry current = read(e.getKey());
+            PrefixEntry next = with(current, e.getValue());
+            if (!next.equals(current)) {
+                map.put(e.getKey(), next);
+            }
+            if (first) {
+                onListed.accept(e.getValue());
+                first = false;
+            }
+        }
+    }
+
+    /** An entry that cannot be read counts as none (the next write replaces it). */
+    private PrefixEntry read(PrefixKey key) {
+        try {
+            return map.get(key);
+        } catch (SerializationException e) {
+            return null;
+        }
+    }
+
+    /**
+     * {@code current} (the key's entry, or null) with {@code lister} (one object's entry of the key) among its
+     * listers. An entry of an ADVERTISE (not derived) is replaced: records of two builds mixing.
+     */
+    static PrefixEntry with(PrefixEntry current, PrefixEntry lister) {
+        List<PrefixEntry> listers = current == null || !current.getFromRecords() ? new ArrayList<>() : listers(current);
+        listers.removeIf(l -> l.getObjectId().equals(lister.getObjectId()));
+        listers.add(plain(lister));
+        return entry(listers);
+    }
+
+    /** {@code current} without the object {@code id} among its listers; null if it was the last. */
+    static PrefixEntry without(PrefixEntry current, String id) {
+        List<PrefixEntry> listers = listers(current);
+        return listers.removeIf(l -> l.getObjectId().equals(id)) ? entry(listers) : current;
+    }
+
+    private static List<PrefixEntry> listers(PrefixEntry entry) {
+        List<PrefixEntry> listers = new ArrayList<>(1 + entry.getOlderListersCount());
+        listers.add(plain(entry));
+        listers.addAll(entry.getOlderListersList());
+        return listers;
+    }
+
+    private static PrefixEntry entry(List<PrefixEntry> listers) {
+        if (listers.isEmpty()) {
+            return null;
+        }
+        listers.sort(NEWEST_FIRST);
+        return listers.get(0).toBuilder().setFromRecords(true).addAllOlderListers(listers.subList(1, listers.size()))
+                .build();
+    }
+
+    /** One object's own entry of the key, without the list. */
+    private static PrefixEntry plain(PrefixEntry entry) {
+        return entry.getOlderListersCount() == 0 && !entry.getFromRecords() && !entry.getInObjectRecord()
+                ? entry
+                : entry.toBuilder().clearOlderListers().clearFromRecords().clearInObjectRecord().build();
+    }
+}
