@@ -45,10 +45,13 @@ final class DerivedKeys {
     /** The record of object {@code id} changed from {@code before} to {@code after} (either may be null). */
     void changed(String id, ObjectRecord before, ObjectRecord after) {
         if (after != null) {
-            // a tombstone too: a compacted topic may hold only that record of the object, and its keys stay served
-            // by the objects sharing its bytes until the record is nulled
-            if (WrittenKeys.fromRecord(after)) {
-                list(WrittenKeys.entries(id, after), after.getState() == ObjectState.OBJECT_STATE_LIVE);
+            boolean live = after.getState() == ObjectState.OBJECT_STATE_LIVE;
+            // a LIVE record every time (listing twice changes nothing, and a replay from the last checkpoint must
+            // list what a crash lost); a tombstone only when it is the first record seen (a compacted topic may hold
+            // only that one, and the keys stay served by the objects sharing the bytes until the record is nulled):
+            // after a listing record the keys are listed already (the table and the map are flushed together)
+            if (WrittenKeys.fromRecord(after) && (live || !WrittenKeys.fromRecord(before))) {
+                list(WrittenKeys.entries(id, after), live);
             }
         } else if (WrittenKeys.fromRecord(before)) {
             for (PrefixKey key : WrittenKeys.keys(before)) {
@@ -95,7 +98,10 @@ final class DerivedKeys {
      * listers. An entry of an ADVERTISE (not derived) is replaced: records of two builds mixing.
      */
     static PrefixEntry with(PrefixEntry current, PrefixEntry lister) {
-        List<PrefixEntry> listers = current == null || !current.getFromRecords() ? new ArrayList<>() : listers(current);
+        if (current == null || !current.getFromRecords()) {
+            return plain(lister).toBuilder().setFromRecords(true).build(); // the usual case: the first lister
+        }
+        List<PrefixEntry> listers = listers(current);
         listers.removeIf(l -> l.getObjectId().equals(lister.getObjectId()));
         listers.add(plain(lister));
         return entry(listers);
@@ -103,6 +109,9 @@ final class DerivedKeys {
 
     /** {@code current} without the object {@code id} among its listers; null if it was the last. */
     static PrefixEntry without(PrefixEntry current, String id) {
+        if (current.getOlderListersCount() == 0) {
+            return current.getObjectId().equals(id) ? null : current; // the usual case: its only lister
+        }
         List<PrefixEntry> listers = listers(current);
         return listers.removeIf(l -> l.getObjectId().equals(id)) ? entry(listers) : current;
     }

@@ -10,7 +10,8 @@ import io.promptcache.stack.status.Metrics;
 
 /**
  * The metadata stores published during a run, from the index replicas' own counters (counted at the producer,
- * {@code /q/metrics}): records (object records + ADVERTISEs), stores that published, blocks whose bytes they wrote.
+ * {@code /q/metrics}): records (object records, and ADVERTISEs from an index with {@code store.advertise-keys}),
+ * stores that published, blocks whose bytes they wrote.
  * Read before and after the run; the report gives the differences and their ratios.
  */
 final class StoreMetadata {

@@ -131,8 +131,9 @@ final class Invariants {
     }
 
     /**
-     * Every store answered 201 or 200 in the round is in the {@code objects} topic (0 lost ADVERTISE: they are
-     * published in one transaction) and, unless the GC has tombstoned it since, loads at every replica.
+     * Every store answered 201 or 200 in the round is in the {@code objects} topic (0 lost: its record, which lists
+     * its keys, is published in one transaction; "lostAdvertise" in the figures) and, unless the GC has tombstoned it
+     * since, loads at every replica.
      */
     private void storesKept(List<Engines.Stored> stored, Map<String, Object> figures, List<String> violations) {
         List<String> ids = stored.stream().map(Engines.Stored::objectId).distinct().toList();
