@@ -19,9 +19,9 @@ import io.promptcache.schema.proto.PrefixEntry;
  * The PrefixMap entries of keys that exist only in their objects' records ({@code keys_from_record};
  * docs/architecture.md, "Keys from the object record"): a key's entry lists every object whose record lists it,
  * newest (greatest id) first - the entry's own fields are that object's, {@code older_listers} the others' - and is
- * marked {@code from_records}. An object is listed when a record of it arrives, LIVE or TOMBSTONED (again: adding it
- * twice changes nothing), and unlisted when its record is nulled, so the entries do not depend on the order in which records of
- * different partitions arrive, nor on replays. Written by the global thread only, through {@link ObjectTableUpdater}.
+ * marked {@code from_records}. An object is listed when a LIVE record of it arrives (again: adding it twice changes
+ * nothing), or a tombstone that is the first record of it seen, and unlisted when its record is nulled, so the
+ * entries do not depend on the order in which records of different partitions arrive, nor on replays. Written by the global thread only, through {@link ObjectTableUpdater}.
  */
 final class DerivedKeys {
 
