@@ -1,36 +1,5 @@
 #!/usr/bin/env bash
-# A fresh stack's first minutes with each JIT setting: `up [--jit QUICK]` then `bench` (synthetic defaults, 240 s, no
-# warm-up), full then quick, back to back (at 673777a: keys from the object record). CPU seconds of each JVM at the end of each bench.
-# Usage: docs/benchmarks/jit/run.sh   (from the checkout, after ./mvnw package)
-set -euo pipefail
-OUT=$(cd "$(dirname "$0")" && pwd)
-JAR=stack/target/promptcache-stack.jar
-rm -f "$OUT/summary.txt"
-for run in full-1 quick-1; do
-  case $run in
-    full-*) args=() ;;
-    quick-*) args=(--jit QUICK) ;;
-  esac
-  start=$(date +%s.%N)
-  java -jar "$JAR" up "${args[@]}" > "$OUT/$run-up.log" 2>&1 &
-  up=$!
-  until grep -q "promptcache is up" "$OUT/$run-up.log"; do sleep 0.2; kill -0 $up; done
-  echo "$run: up after $(echo "$(date +%s.%N) - $start" | bc) s" | tee -a "$OUT/summary.txt"
-  # bench exits non-zero when a request failed: noted, and the stack is still stopped
-  java -jar "$JAR" bench --duration 240s --warmup 0s --no-progress --out "$OUT/$run" > "$OUT/$run-bench.log" 2>&1 \
-    || echo "$run: bench reported errors (see $run-bench.log)" | tee -a "$OUT/summary.txt"
-  ps -eo pid,cputimes,args --sort=-cputimes | grep -E "quarkus-run|BrokerMain" | grep -v grep | cut -c1-150 \
-    > "$OUT/$run-cpu.txt"
-  kill -TERM $up; wait $up || true
-  sleep 5
-done
-python3 - "$OUT" <<'PY' | tee -a "$OUT/summary.txt"
-import json, sys
-out = sys.argv[1]
-for run in ("full-1", "quick-1"):
-    r = json.load(open(f"{out}/{run}/report.json"))
-    for m in r["latencyByMinute"]:
-        lk, st = m.get("lookup", {}), m.get("store", {})
-        print(f"{run} minute {m['minute']}: lookup p50 {lk.get('p50', 0)/1000:.1f} p99 {lk.get('p99', 0)/1000:.1f} ms;"
-              f" store p50 {st.get('p50', 0)/1000:.1f} p99 {st.get('p99', 0)/1000:.1f} ms; requests {lk.get('count', 0)}")
-PY
+# A fresh stack's first minutes, full JIT then `--jit QUICK`, once each, at 673777a (keys from the object record):
+# ../jit/run.sh with RUNS="full-1 quick-1" into this directory.
+# Usage: docs/benchmarks/jit-keys-from-record/run.sh   (from the checkout, after ./mvnw package)
+OUT=$(cd "$(dirname "$0")" && pwd) RUNS="full-1 quick-1" exec "$(dirname "$0")/../jit/run.sh"

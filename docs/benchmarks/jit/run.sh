@@ -2,11 +2,13 @@
 # A fresh stack's first minutes with each JIT setting: `up [--jit QUICK]` then `bench` (synthetic defaults, 240 s, no
 # warm-up), alternating full, quick, full, quick, back to back. CPU seconds of each JVM at the end of each bench.
 # Usage: docs/benchmarks/jit/run.sh   (from the checkout, after ./mvnw package)
+#   OUT=<dir>: where the runs go (default this script's directory); RUNS="<run> ...": which (default the four above)
 set -euo pipefail
-OUT=$(cd "$(dirname "$0")" && pwd)
+OUT=${OUT:-$(cd "$(dirname "$0")" && pwd)}
+RUNS=${RUNS:-full-1 quick-1 full-2 quick-2}
 JAR=stack/target/promptcache-stack.jar
 rm -f "$OUT/summary.txt"
-for run in full-1 quick-1 full-2 quick-2; do
+for run in $RUNS; do
   case $run in
     full-*) args=() ;;
     quick-*) args=(--jit QUICK) ;;
@@ -24,10 +26,10 @@ for run in full-1 quick-1 full-2 quick-2; do
   kill -TERM $up; wait $up || true
   sleep 5
 done
-python3 - "$OUT" <<'PY' | tee -a "$OUT/summary.txt"
+python3 - "$OUT" $RUNS <<'PY' | tee -a "$OUT/summary.txt"
 import json, sys
 out = sys.argv[1]
-for run in ("full-1", "quick-1", "full-2", "quick-2"):
+for run in sys.argv[2:]:
     r = json.load(open(f"{out}/{run}/report.json"))
     for m in r["latencyByMinute"]:
         lk, st = m.get("lookup", {}), m.get("store", {})

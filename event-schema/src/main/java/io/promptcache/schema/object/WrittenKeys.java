@@ -112,7 +112,14 @@ public final class WrittenKeys {
      * only in it ({@link #fromRecord}). Empty for a record that lists none.
      */
     public static Map<PrefixKey, PrefixEntry> entries(String objectId, ObjectRecord record) {
-        List<PrefixKey> keys = keys(record);
+        return entries(objectId, record, keys(record));
+    }
+
+    /**
+     * {@link #entries(String, ObjectRecord)} for a writer that has the keys it just listed in {@code record} (in
+     * block order, as {@link #list} took them): the same entries, without decoding the keys back from the record.
+     */
+    public static Map<PrefixKey, PrefixEntry> entries(String objectId, ObjectRecord record, List<PrefixKey> keys) {
         Map<PrefixKey, PrefixEntry> entries = new LinkedHashMap<>(2 * keys.size());
         int first = record.getBlocks() - keys.size() + 1;
         if (first < 1) {

@@ -189,9 +189,7 @@ class GcTopologyTest {
     void shouldFollowNoKeyOfAStoreWhoseKeysExistOnlyInItsRecord() {
         // Given: the reference changes the ledgers get, and two stores as this build's index writes them: a record
         // that lists its keys and says they exist only there, no ADVERTISE
-        TestOutputTopic<byte[], byte[]> refs = driver.createOutputTopic("gc-topology-test-"
-                + TopologyProducer.REFS_TOPIC + "-repartition", new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        TestOutputTopic<byte[], byte[]> refs = refsTopic();
         heartbeat(1000);
         ObjectId old = ObjectId.generate();
         ObjectRecord oldRecord = keysInRecord(old, 500, T0 - 10_000, 600, 601, 602);
@@ -222,6 +220,12 @@ class GcTopologyTest {
         assertThat(refs.isEmpty()).isTrue();
     }
 
+    /** The reference changes the ledgers get, re-keyed by object id (the repartition topic). */
+    private TestOutputTopic<byte[], byte[]> refsTopic() {
+        return driver.createOutputTopic("gc-topology-test-" + TopologyProducer.REFS_TOPIC + "-repartition",
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
     private static ObjectRecord keysInRecord(ObjectId id, long bytes, long createdAt, int... keys) {
         return Records.listing(Records.live(id, "n1", bytes, createdAt), keys).toBuilder().setKeysFromRecord(true)
                 .build();
@@ -247,9 +251,7 @@ class GcTopologyTest {
     @Test
     void shouldLearnAStoresKeysFromItsRecordWithoutAReferenceChangePerKey() {
         // Given: the reference changes the ledgers get, re-keyed by object id
-        TestOutputTopic<byte[], byte[]> refs = driver.createOutputTopic("gc-topology-test-"
-                + TopologyProducer.REFS_TOPIC + "-repartition", new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        TestOutputTopic<byte[], byte[]> refs = refsTopic();
         heartbeat(1_000_000);
 
         // When: a store as this build's index writes it (6 keys), then one as an earlier build wrote it

@@ -47,7 +47,7 @@ record StoreRecords(ObjectRecord object, Map<PrefixKey, PrefixEntry> entries, bo
             keys.add(plan.chain().key(k));
         }
         ObjectRecord listed = WrittenKeys.list(record, keys).setKeysFromRecord(!advertise && !keys.isEmpty()).build();
-        Map<PrefixKey, PrefixEntry> entries = WrittenKeys.entries(id, listed);
+        Map<PrefixKey, PrefixEntry> entries = WrittenKeys.entries(id, listed, keys);
         if (advertise) {
             entries.replaceAll((k, entry) -> entry.toBuilder().setInObjectRecord(true).build());
         }

@@ -2,13 +2,9 @@ package io.promptcache.index.streams;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.stream.IntStream;
 
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +22,6 @@ import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.proto.Tombstone;
 import io.promptcache.schema.serde.SchemaVersion;
-import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
 import io.promptcache.schema.topic.Topics;
 
@@ -38,7 +33,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DerivedKeysTest {
 
-    private static final TopicCatalog CATALOG = new TopicCatalog("test.");
     private static final NamespaceId NAMESPACE = NamespaceId.ofBytes(new byte[16]);
     private static final int BLOCKS = 10;
     private static final long BYTES_PER_BLOCK = 100;
@@ -46,28 +40,22 @@ class DerivedKeysTest {
             IntStream.range(0, 4 * BLOCKS).toArray());
 
     private final List<PrefixEntry> visible = new ArrayList<>();
-    private TopologyTestDriver driver;
+    private TestTopology topology;
     private KeyValueStore<PrefixKey, PrefixEntry> map;
 
     @BeforeEach
     void start() {
-        Properties config = new Properties();
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "index-derived-keys-test");
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        config.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                LogAndContinueExceptionHandler.class);
-        driver = new TopologyTestDriver(TopologyProducer.build(CATALOG, visible::add, new Sharers()), config);
-        map = driver.getKeyValueStore(TopologyProducer.PREFIX_MAP);
+        topology = new TestTopology("index-derived-keys-test", visible::add);
+        map = topology.driver.getKeyValueStore(TopologyProducer.PREFIX_MAP);
     }
 
     @AfterEach
     void stop() {
-        driver.close();
+        topology.close();
     }
 
     private <K, V> TestInputTopic<K, V> input(TopicSpec<K, V> topic) {
-        return driver.createInputTopic(CATALOG.name(topic), topic.keySerde().serializer(),
-                topic.valueSerde().serializer());
+        return topology.input(topic);
     }
 
     /** A store's record: BLOCKS blocks, listing the keys of blocks {@code first..BLOCKS}. */

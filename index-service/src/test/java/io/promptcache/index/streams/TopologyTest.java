@@ -2,13 +2,10 @@ package io.promptcache.index.streams;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +22,6 @@ import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.proto.Tombstone;
 import io.promptcache.schema.proto.TombstoneReason;
 import io.promptcache.schema.serde.SchemaVersion;
-import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
 import io.promptcache.schema.topic.Topics;
 
@@ -34,31 +30,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** index-service's topology without a broker: each compacted topic is copied into its global store. */
 class TopologyTest {
 
-    private static final TopicCatalog CATALOG = new TopicCatalog("test.");
     private static final String NAMESPACE = "0123456789abcdef0123456789abcdef";
 
     private final List<PrefixEntry> advertised = new ArrayList<>();
+    private TestTopology topology;
     private TopologyTestDriver driver;
 
     @BeforeEach
     void start() {
-        Properties config = new Properties();
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "index-topology-test");
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        // production's DeadLetterHandler continues too, after publishing the record to dead-letters
-        config.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                LogAndContinueExceptionHandler.class);
-        driver = new TopologyTestDriver(TopologyProducer.build(CATALOG, advertised::add, new Sharers()), config);
+        topology = new TestTopology("index-topology-test", advertised::add);
+        driver = topology.driver;
     }
 
     @AfterEach
     void stop() {
-        driver.close();
+        topology.close();
     }
 
     private <K, V> TestInputTopic<K, V> input(TopicSpec<K, V> topic) {
-        return driver.createInputTopic(CATALOG.name(topic), topic.keySerde().serializer(),
-                topic.valueSerde().serializer());
+        return topology.input(topic);
     }
 
     @Test
@@ -127,7 +117,7 @@ class TopologyTest {
         ObjectRecord record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                 .setNamespaceId(NAMESPACE)
                 .setState(ObjectState.OBJECT_STATE_LIVE).setTotalBytes(5).build();
-        driver.createInputTopic(CATALOG.name(Topics.OBJECTS), Topics.OBJECTS.keySerde().serializer(),
+        driver.createInputTopic(TestTopology.CATALOG.name(Topics.OBJECTS), Topics.OBJECTS.keySerde().serializer(),
                 new ByteArraySerializer()).pipeInput(poison, new byte[]{(byte) 0xff, 1, 2});
 
         // When
