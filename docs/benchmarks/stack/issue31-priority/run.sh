@@ -10,6 +10,7 @@
 #   THREADS="<pattern>:<thread-name-regex>:<nice> ...": every thread of those processes whose name (/proc/.../comm)
 #   matches the regex set to <nice>, once a minute (threads come and go): priorities inside one service's group;
 #   CLIENT_AUTOGROUP=<nice>: the nice of this script's own autogroup (its session: the bench client, the engines);
+#   UP_JTO="...": JAVA_TOOL_OPTIONS for `up` and every JVM it starts (not the bench client), e.g. -XX:CICompilerCount=2;
 #   UP_ARGS="...": more `up` options (e.g. --java <a wrapper that changes one service's JVM flags>);
 #   BENCH_ARGS="...": more bench options (e.g. --rate 32: open loop at 32 requests/s);
 #   PERF_SCHED=<seconds>: `perf sched record` of the whole machine for that long from 240 s into the bench, then
@@ -19,6 +20,7 @@
 #   JAR=<promptcache-stack.jar>: the launcher that runs `up` and `bench` (default <checkout>/stack/target/...);
 #   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory);
 #   KEEP_DATA=1: the stack's data directory (/tmp/prof-data-<label>) is kept.
+# jit.txt: every 30 s each JVM's CPU ticks and its live compiler threads' ticks (threads the JVM stopped are not counted).
 # Also saved at the end: the index's lookup, event loop and store metrics, the gc-processor's own metrics and its
 # Kafka clients' record counts (gc-metrics.txt), the storage node's S3 request histograms (node-metrics.txt) and its store's counters (node-storage-metrics.txt).
 set -uo pipefail
@@ -26,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 LABEL=$1; HOME_DIR=$2; DUR=${3:-300}
 OUT=${OUT_ROOT:-$here}/$LABEL; DATA=/tmp/prof-data-$LABEL; rm -rf $OUT $DATA; mkdir -p $OUT
 JAR=${JAR:-$HOME_DIR/stack/target/promptcache-stack.jar}
-java -jar $JAR up --home $HOME_DIR --node-capacity 256MiB --data-dir $DATA --stack-file $OUT/stack.json ${UP_ARGS:-} > $OUT/up.log 2>&1 &
+JAVA_TOOL_OPTIONS="${UP_JTO:-}" java -jar $JAR up --home $HOME_DIR --node-capacity 256MiB --data-dir $DATA --stack-file $OUT/stack.json ${UP_ARGS:-} > $OUT/up.log 2>&1 &
 UP=$!
 for i in $(seq 1 90); do [[ -f $OUT/stack.json ]] && break; sleep 2; done
 for spec in ${RENICE:-}; do
@@ -83,7 +85,8 @@ while kill -0 $B 2>/dev/null; do
   now=$(( $(date +%s) - T0 ))
   for p in $(pgrep -f "quarkus-run|BrokerMain|promptcache-stack.jar bench"); do
     name=$(tr '\0' ' ' < /proc/$p/cmdline | grep -o "http.port=[0-9]*\|BrokerMain\|bench" | head -1)
-    echo "$now $p $name total=$(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null) jit=0"
+    jit=0; for t in /proc/$p/task/*; do grep -q "CompilerThre" $t/comm 2>/dev/null && jit=$((jit + $(awk '{print $14+$15}' $t/stat 2>/dev/null || echo 0))); done
+    echo "$now $p $name total=$(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null) jit=$jit"
   done >> $OUT/jit.txt
   sleep 30
 done

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.promptcache.stack.up.Jvm;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
 import io.promptcache.stack.up.StackInfo;
@@ -56,6 +57,10 @@ class StackIT {
             StackInfo info = stack.info();
             dataDir = Path.of(info.dataDir());
             processes.addAll(stack.processes());
+            // every JVM of the stack (services and broker) on the full JIT, with its compiler threads on few cores
+            assertThat(processes).as("2 nodes, 2 replicas, a gc-processor and the broker").hasSize(6)
+                    .allSatisfy(p -> assertThat(p.info().commandLine().orElse(""))
+                            .contains(Jvm.Jit.FULL.options()));
             assertThat(info.index()).hasSize(2);
             assertThat(info.nodes()).hasSize(2);
             Path stackFile = work.resolve("stack.json");

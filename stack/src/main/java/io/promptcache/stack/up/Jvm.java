@@ -47,10 +47,22 @@ public record Jvm(Path java, Aot aot, Jit jit, boolean indexFirst) {
      */
     public enum Jit {
 
-        /** Tiered compilation, C1 then C2 (the JVM's default): the fastest code after a few minutes. */
+        /**
+         * Tiered compilation, C1 then C2 (the JVM's default), with at least {@value #COMPILER_THREADS} compiler threads
+         * (one C1, three C2): the fastest code after a few minutes. On fewer than {@value #DEFAULT_REACHES} cores the
+         * JVM would start fewer (two on 2 cores: one C2 thread, which the busy request threads of its own service
+         * outnumber, so methods wait minutes in C1's slower profiling code); with three the same compilations are done
+         * sooner, and every one of a fresh stack's first four minutes is faster (docs/benchmarks.md, "The issue's
+         * 10-minute run at 68a5f8a, and compiler threads").
+         */
         FULL(List.of()),
         /** C1 only ({@code -XX:TieredStopAtLevel=1}): fast from the first minute, a quarter less throughput later. */
         QUICK(List.of("-XX:TieredStopAtLevel=1"));
+
+        /** The compiler threads {@link #FULL} asks for on small machines. */
+        public static final int COMPILER_THREADS = 4;
+        /** From this many cores on, the JVM starts {@value #COMPILER_THREADS} compiler threads or more itself. */
+        static final int DEFAULT_REACHES = 8;
 
         private final List<String> options;
 
@@ -58,8 +70,16 @@ public record Jvm(Path java, Aot aot, Jit jit, boolean indexFirst) {
             this.options = options;
         }
 
-        /** The JVM options that select it. */
+        /** The JVM options that select it on this machine. */
         public List<String> options() {
+            return options(Runtime.getRuntime().availableProcessors());
+        }
+
+        /** The JVM options that select it on a machine of {@code cores} cores. */
+        List<String> options(int cores) {
+            if (this == FULL && cores < DEFAULT_REACHES) {
+                return List.of("-XX:CICompilerCount=" + COMPILER_THREADS);
+            }
             return options;
         }
     }
