@@ -12,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +27,9 @@ import io.promptcache.storage.error.S3Exception;
  * source's body files instead of bytes. Completion of uploaded parts only concatenates them into one new object,
  * committed like any PUT; with a copied part the object is made of extents instead ({@link SharedCompletion}).
  * Records ({@link UploadRecords}) live in the metadata store, so uploads in progress survive restarts. Record changes
- * of uploads are serialized on one lock.
+ * of one upload are serialized on that upload's lock ({@link UploadLocks}), so uploads of other ids do
+ * not wait for them (every prefixed PUT is an upload: under the issue-31 bench one lock for all uploads kept most of
+ * the node's busy workers blocked behind a holder that waited for a core; docs/benchmarks.md, "One lock per upload").
  */
 public final class MultipartUploads {
 
@@ -45,9 +46,7 @@ public final class MultipartUploads {
     private final Entries entries;
     private final SharedCompletion shared;
     private final CompletedUploads completed = new CompletedUploads();
-    private final Object recordLock = new Object();
-    /** Completions in progress, by upload id (guarded by {@link #recordLock}): a completing upload is never idle. */
-    private final Map<String, Integer> completing = new HashMap<>();
+    private final UploadLocks locks = new UploadLocks();
 
     MultipartUploads(Buckets buckets, UploadRecords records, MetadataStore metadata, ExtentRefs refs,
             BodyFiles bodies, Capacity capacity, Entries entries) {
@@ -222,9 +221,9 @@ public final class MultipartUploads {
     private ObjectMeta join(String bucket, String key, String uploadId, List<PartRef> refs, WriteCondition condition)
             throws IOException {
         Upload upload;
-        synchronized (recordLock) {
+        synchronized (locks.of(uploadId)) {
             upload = upload(bucket, key, uploadId);
-            completing.merge(uploadId, 1, Integer::sum);
+            locks.completionStarted(uploadId);
         }
         try {
             return join(bucket, key, uploadId, upload, refs, condition);
@@ -232,8 +231,8 @@ public final class MultipartUploads {
             upload(bucket, key, uploadId); // NoSuchUpload if an abort took the parts
             throw e;
         } finally {
-            synchronized (recordLock) {
-                completing.computeIfPresent(uploadId, (id, n) -> n == 1 ? null : n - 1);
+            synchronized (locks.of(uploadId)) {
+                locks.completionEnded(uploadId);
             }
         }
     }
@@ -245,7 +244,7 @@ public final class MultipartUploads {
         records.parts(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
         List<ObjectMeta> chosen = choose(refs, stored);
         if (chosen.stream().anyMatch(ObjectMeta::isShared)) {
-            return shared.complete(bucket, key, uploadId, upload, chosen, condition, recordLock);
+            return shared.complete(bucket, key, uploadId, upload, chosen, condition, locks.of(uploadId));
         }
         long total = chosen.stream().mapToLong(ObjectMeta::size).sum();
         capacity.reserve(total);
@@ -274,7 +273,7 @@ public final class MultipartUploads {
      * Aborts every upload no call has touched for at least {@code idleMs} at {@code nowMs}, as
      * AbortMultipartUpload would: its last touch is its creation or the last part stored (uploaded or copied); an
      * upload recorded without its creation time (a record older than the time was kept) counts from
-     * {@code unknownSinceMs}. Each upload is checked again under the record lock, so a part stored meanwhile keeps
+     * {@code unknownSinceMs}. Each upload is checked again under its lock, so a part stored meanwhile keeps
      * it, and an upload being completed is left to its completion. A part still streaming into an aborted upload
      * fails at its end ({@code NoSuchUpload}) and its bytes go.
      */
@@ -283,9 +282,9 @@ public final class MultipartUploads {
         records.forEachUpload(listed -> ids.add(listed.uploadId()));
         List<Abandoned> aborted = new ArrayList<>();
         for (String uploadId : ids) {
-            synchronized (recordLock) {
+            synchronized (locks.of(uploadId)) {
                 Upload upload = records.find(uploadId);
-                if (upload == null || completing.containsKey(uploadId)) {
+                if (upload == null || locks.completing(uploadId)) {
                     continue;
                 }
                 List<Part> parts = records.parts(uploadId);
@@ -305,14 +304,14 @@ public final class MultipartUploads {
     }
 
     /**
-     * Moves an uploaded part into its upload and records it, under the record lock so that an abort (a client's, or
+     * Moves an uploaded part into its upload and records it, under the upload's lock so that an abort (a client's, or
      * the sweep of abandoned uploads) comes wholly before or after: a part of an upload aborted meanwhile is
      * {@code NoSuchUpload}. On failure nothing is released here: the part's {@link ObjectUpload} aborts and releases
      * its whole reservation.
      */
     private void commitPart(String bucket, String key, String uploadId, int number, ObjectMeta meta, long reserved)
             throws IOException {
-        synchronized (recordLock) {
+        synchronized (locks.of(uploadId)) {
             upload(bucket, key, uploadId);
             Path target = bodies.directory().uploadPartFile(uploadId, meta.fileId());
             Files.move(bodies.directory().partFile(meta.fileId()), target, StandardCopyOption.ATOMIC_MOVE);
@@ -329,7 +328,7 @@ public final class MultipartUploads {
     /** Writes a part record with the references it holds, releasing those of the part it replaces. */
     private void replacePart(String bucket, String key, String uploadId, int number, ObjectMeta part,
             ExtentRefs.Change change) {
-        synchronized (recordLock) {
+        synchronized (locks.of(uploadId)) {
             upload(bucket, key, uploadId);
             ObjectMeta replaced = records.part(uploadId, number);
             if (replaced != null && replaced.isShared()) {
@@ -417,7 +416,7 @@ public final class MultipartUploads {
 
     /** Removes the upload's records in one batch with the references its copied parts hold, then its files. */
     private void abortParts(String uploadId) {
-        synchronized (recordLock) {
+        synchronized (locks.of(uploadId)) {
             List<Part> parts = records.parts(uploadId);
             ExtentRefs.Change change = new ExtentRefs.Change();
             parts.stream().filter(p -> p.meta().isShared()).forEach(p -> change.release(p.meta().extents()));
@@ -435,6 +434,11 @@ public final class MultipartUploads {
             }
             BodyFiles.deleteQuietly(bodies.directory().uploads().resolve(uploadId));
         }
+    }
+
+    /** The lock under which {@code uploadId}'s records change. */
+    Object lockOf(String uploadId) {
+        return locks.of(uploadId);
     }
 
     private static String unquote(String etag) {
