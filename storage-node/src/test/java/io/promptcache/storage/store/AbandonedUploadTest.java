@@ -46,7 +46,7 @@ class AbandonedUploadTest {
             MultipartUploads multipart = store.multipart();
             String upload = multipart.create("kv-b", "big", "application/octet-stream", Map.of());
             Thread.sleep(5);
-            ObjectMeta part = uploadPart(multipart, "big", upload, 1, 3000);
+            ObjectMeta part = Parts.upload(multipart, "kv-b", "big", upload, 1, 3000);
             long touched = part.lastModified();
             assertThat(store.usedBytes()).isEqualTo(3000);
 
@@ -60,7 +60,7 @@ class AbandonedUploadTest {
             assertThat(store.usedBytes()).isZero();
             assertThat(Files.exists(data.resolve("uploads").resolve(upload))).isFalse();
             assertThat(multipart.list("kv-b", null, null, null, null, 100).uploads()).isEmpty();
-            assertThatThrownBy(() -> uploadPart(multipart, "big", upload, 2, 10)).isInstanceOfSatisfying(
+            assertThatThrownBy(() -> Parts.upload(multipart, "kv-b", "big", upload, 2, 10)).isInstanceOfSatisfying(
                     S3Exception.class, e -> assertThat(e.error()).isEqualTo(S3ErrorCode.NO_SUCH_UPLOAD));
             assertThat(multipart.abortIdle(IDLE, touched + 2 * IDLE, 0)).isEmpty();
         }
@@ -131,7 +131,7 @@ class AbandonedUploadTest {
             store.createBucket("kv-b");
             MultipartUploads multipart = store.multipart();
             String upload = multipart.create("kv-b", "big", "application/octet-stream", Map.of());
-            ObjectMeta part = uploadPart(multipart, "big", upload, 1, 3000);
+            ObjectMeta part = Parts.upload(multipart, "kv-b", "big", upload, 1, 3000);
             Path fifo = fifoInsteadOf(data.resolve("uploads").resolve(upload).resolve(part.fileId()));
             Future<ObjectMeta> completion = CompletableFuture.supplyAsync(() -> complete(multipart, "big", upload,
                     List.of(new PartRef(1, part.etag()))));
@@ -159,8 +159,8 @@ class AbandonedUploadTest {
             MultipartUploads multipart = store.multipart();
             String upload = multipart.create("kv-b", "big", "application/octet-stream", Map.of());
             int first = (int) MultipartUploads.MIN_PART_BYTES;
-            ObjectMeta one = uploadPart(multipart, "big", upload, 1, first);
-            ObjectMeta two = uploadPart(multipart, "big", upload, 2, 1000);
+            ObjectMeta one = Parts.upload(multipart, "kv-b", "big", upload, 1, first);
+            ObjectMeta two = Parts.upload(multipart, "kv-b", "big", upload, 2, 1000);
             Path fifo = fifoInsteadOf(data.resolve("uploads").resolve(upload).resolve(one.fileId()));
             Future<ObjectMeta> completion = CompletableFuture.supplyAsync(() -> complete(multipart, "big", upload,
                     List.of(new PartRef(1, one.etag()), new PartRef(2, two.etag()))));
@@ -218,14 +218,6 @@ class AbandonedUploadTest {
                 release.close();
             }
             throw new AssertionError("nothing read " + fifo + " within 30 s", e);
-        }
-    }
-
-    private static ObjectMeta uploadPart(MultipartUploads multipart, String key, String upload, int number, int size)
-            throws IOException {
-        try (ObjectUpload part = multipart.beginPart("kv-b", key, upload, number, size)) {
-            part.write(new byte[size], 0, size);
-            return part.commit(null);
         }
     }
 }

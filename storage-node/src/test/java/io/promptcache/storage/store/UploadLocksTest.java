@@ -93,9 +93,8 @@ class UploadLocksTest {
     }
 
     private static ObjectMeta part(MultipartUploads multipart, String key, String uploadId) {
-        try (ObjectUpload part = multipart.beginPart("kv-b", key, uploadId, 1, 1000)) {
-            part.write(new byte[1000], 0, 1000);
-            return part.commit(null);
+        try {
+            return Parts.upload(multipart, "kv-b", key, uploadId, 1, 1000);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
