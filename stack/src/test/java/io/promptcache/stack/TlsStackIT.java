@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * {@code up --tls} (issue 36): every service serves HTTPS only, with a throwaway CA made at start. The index stores
  * through its nodes over verified HTTPS (the S3 client trusts the CA), lookups hand out https presigned URLs, and a
- * 30 s bench over them has no error; a client that trusts other CAs, or the JVM's, is refused at the handshake, and
+ * 15 s bench over them has no error; a client that trusts other CAs, or the JVM's, is refused at the handshake, and
  * nothing answers plain HTTP.
  */
 class TlsStackIT {
@@ -76,10 +76,10 @@ class TlsStackIT {
                 assertThat(get(trusting, service).statusCode()).as(service).isEqualTo(200);
             }
 
-            // When: a 30 s bench through the public APIs, trusting the stack's CA (read from the stack file)
+            // When: a 15 s bench through the public APIs, trusting the stack's CA (read from the stack file)
             Path stackFile = work.resolve("stack.json");
             info.write(stackFile);
-            ShortBench bench = ShortBench.run(stackFile, work.resolve("report"), "30s");
+            ShortBench bench = ShortBench.run(stackFile, work.resolve("report"), "15s");
 
             // Then: hits (range GETs at https presigned URLs: the node has no other listener), no error
             JsonNode result = bench.result();

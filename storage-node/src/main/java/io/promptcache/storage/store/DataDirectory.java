@@ -5,9 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 
 /**
  * Layout of a node's data directory. Body files are named by random ids, never by keys.
@@ -17,12 +20,13 @@ import java.util.concurrent.ThreadLocalRandom;
  *   meta/              RocksDB (buckets, object entries)
  *   tmp/&lt;id&gt;.part     bodies being written; removed at startup
  *   objects/ab/&lt;id&gt;   committed bodies, ab = first two characters of the id
- *   uploads/&lt;upload&gt;/&lt;id&gt;  parts of multipart uploads in progress
+ *   uploads/&lt;upload&gt;-&lt;id&gt;  parts of multipart uploads in progress (flat: no directory per upload)
  * </pre>
  */
 final class DataDirectory {
 
     static final String PART_SUFFIX = ".part";
+    private static final String UPLOAD_PART_SEPARATOR = "-";
 
     private final Path root;
     private final Path meta;
@@ -79,9 +83,38 @@ final class DataDirectory {
         return uploads;
     }
 
-    /** A committed part of a multipart upload. */
+    /**
+     * A committed part of a multipart upload, {@code uploads/<uploadId>-<fileId>}: one flat directory, as a directory
+     * per upload cost every prefixed PUT a mkdir and an rmdir in {@code uploads/} (half the busy node workers' stack
+     * samples under the issue-31 bench, docs/benchmarks.md "Flat upload parts").
+     */
     Path uploadPartFile(String uploadId, String fileId) {
-        return uploads.resolve(uploadId).resolve(fileId);
+        return uploads.resolve(uploadId + UPLOAD_PART_SEPARATOR + fileId);
+    }
+
+    /**
+     * Moves the part files of the layout before 2026-12-02 ({@code uploads/<uploadId>/<fileId>}) to their flat names
+     * and removes the emptied directories, so the uploads in progress at an upgrade keep their parts; the files
+     * moved. A directory that cannot be emptied is left for the next start (its parts are then missing, and
+     * validation drops their records).
+     */
+    int flattenLegacyUploads() throws IOException {
+        int moved = 0;
+        List<Path> legacy;
+        try (Stream<Path> entries = Files.list(uploads)) {
+            legacy = entries.filter(Files::isDirectory).toList();
+        }
+        for (Path upload : legacy) {
+            try (Stream<Path> files = Files.list(upload)) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    Files.move(file, uploadPartFile(upload.getFileName().toString(), file.getFileName().toString()),
+                            StandardCopyOption.ATOMIC_MOVE);
+                    moved++;
+                }
+            }
+            Files.delete(upload);
+        }
+        return moved;
     }
 
     /** A fresh random file id: 32 lower-case hex characters. */

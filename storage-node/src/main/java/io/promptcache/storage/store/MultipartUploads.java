@@ -23,7 +23,7 @@ import io.promptcache.storage.error.S3Exception;
 
 /**
  * Multipart uploads: parts stream in like objects (temp file, digests, capacity reservation) and are kept under
- * {@code uploads/<uploadId>/}, or are copied ranges of existing objects (UploadPartCopy) that hold references to the
+ * {@code uploads/} (named {@code <uploadId>-<fileId>}), or are copied ranges of existing objects (UploadPartCopy) that hold references to the
  * source's body files instead of bytes. Completion of uploaded parts only concatenates them into one new object,
  * committed like any PUT; with a copied part the object is made of extents instead ({@link SharedCompletion}).
  * Records ({@link UploadRecords}) live in the metadata store, so uploads in progress survive restarts. Record changes
@@ -432,7 +432,6 @@ public final class MultipartUploads {
                     capacity.release(part.meta().size());
                 }
             }
-            BodyFiles.deleteQuietly(bodies.directory().uploads().resolve(uploadId));
         }
     }
 

@@ -97,7 +97,6 @@ final class SharedCompletion {
                 }
             }
         }
-        BodyFiles.deleteQuietly(bodies.directory().uploads().resolve(uploadId));
         return meta;
     }
 

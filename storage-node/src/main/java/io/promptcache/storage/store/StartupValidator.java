@@ -50,6 +50,7 @@ final class StartupValidator {
     ValidationReport run() {
         long start = System.nanoTime();
         long temp = deleteAll(directory.tmp());
+        flattenLegacyUploads();
         metadata.scanFiles((fileId, value) -> {
             try {
                 stored.put(fileId, ExtentRefs.FileEntry.decode(value));
@@ -222,10 +223,10 @@ final class StartupValidator {
         return deleted;
     }
 
-    /** Part files under uploads/ that no part record points to (and upload directories left empty). */
+    /** Part files under uploads/ that no part record points to. */
     private long deleteOrphanParts(Set<Path> kept) {
         long deleted = 0;
-        try (Stream<Path> files = Files.walk(directory.uploads(), 2)) {
+        try (Stream<Path> files = Files.list(directory.uploads())) {
             for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
                 if (!kept.contains(file)) {
                     Files.delete(file);
@@ -236,6 +237,17 @@ final class StartupValidator {
             throw new UncheckedIOException("cannot scan " + directory.uploads(), e);
         }
         return deleted;
+    }
+
+    private void flattenLegacyUploads() {
+        try {
+            int moved = directory.flattenLegacyUploads();
+            if (moved > 0) {
+                LOG.info("Startup validation moved {} part files of uploads in progress to the flat layout", moved);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move the parts under " + directory.uploads(), e);
+        }
     }
 
     private static long deleteAll(Path dir) {

@@ -6,7 +6,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,7 +22,7 @@ import io.promptcache.storage.store.MultipartUploads.Upload;
 /**
  * The records of multipart uploads in the metadata store: {@code <uploadId>} for the upload (bucket, key, headers,
  * initiation), {@code <uploadId>/<part number>} for each part (an {@link ObjectMeta}: an uploaded part's file under
- * {@code uploads/<uploadId>/}, or the extents of a copied one), so uploads in progress survive restarts.
+ * {@code uploads/}, named {@code <uploadId>-<fileId>}, or the extents of a copied one), so uploads in progress survive restarts.
  */
 final class UploadRecords {
 
@@ -35,14 +34,9 @@ final class UploadRecords {
         this.directory = directory;
     }
 
-    /** Records a new upload (and makes its directory); its id. */
+    /** Records a new upload; its id. */
     String create(Upload upload) {
         String uploadId = DataDirectory.newUploadId();
-        try {
-            Files.createDirectories(directory.uploads().resolve(uploadId));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the upload directory", e);
-        }
         metadata.putUploadEntry(uploadId, encode(upload));
         return uploadId;
     }

@@ -58,7 +58,7 @@ class AbandonedUploadTest {
             assertThat(early).isEmpty();
             assertThat(due).containsExactly(new Abandoned(upload, "kv-b", "big", IDLE, 3000));
             assertThat(store.usedBytes()).isZero();
-            assertThat(Files.exists(data.resolve("uploads").resolve(upload))).isFalse();
+            assertThat(Parts.files(data, upload)).isEmpty();
             assertThat(multipart.list("kv-b", null, null, null, null, 100).uploads()).isEmpty();
             assertThatThrownBy(() -> Parts.upload(multipart, "kv-b", "big", upload, 2, 10)).isInstanceOfSatisfying(
                     S3Exception.class, e -> assertThat(e.error()).isEqualTo(S3ErrorCode.NO_SUCH_UPLOAD));
@@ -119,7 +119,7 @@ class AbandonedUploadTest {
                         e -> assertThat(e.error()).isEqualTo(S3ErrorCode.NO_SUCH_UPLOAD));
             }
             assertThat(store.usedBytes()).isZero();
-            assertThat(Files.exists(data.resolve("uploads").resolve(old))).isFalse();
+            assertThat(Parts.files(data, old)).isEmpty();
         }
     }
 
@@ -132,7 +132,7 @@ class AbandonedUploadTest {
             MultipartUploads multipart = store.multipart();
             String upload = multipart.create("kv-b", "big", "application/octet-stream", Map.of());
             ObjectMeta part = Parts.upload(multipart, "kv-b", "big", upload, 1, 3000);
-            Path fifo = fifoInsteadOf(data.resolve("uploads").resolve(upload).resolve(part.fileId()));
+            Path fifo = fifoInsteadOf(Parts.file(data, upload, part.fileId()));
             Future<ObjectMeta> completion = CompletableFuture.supplyAsync(() -> complete(multipart, "big", upload,
                     List.of(new PartRef(1, part.etag()))));
 
@@ -161,7 +161,7 @@ class AbandonedUploadTest {
             int first = (int) MultipartUploads.MIN_PART_BYTES;
             ObjectMeta one = Parts.upload(multipart, "kv-b", "big", upload, 1, first);
             ObjectMeta two = Parts.upload(multipart, "kv-b", "big", upload, 2, 1000);
-            Path fifo = fifoInsteadOf(data.resolve("uploads").resolve(upload).resolve(one.fileId()));
+            Path fifo = fifoInsteadOf(Parts.file(data, upload, one.fileId()));
             Future<ObjectMeta> completion = CompletableFuture.supplyAsync(() -> complete(multipart, "big", upload,
                     List.of(new PartRef(1, one.etag()), new PartRef(2, two.etag()))));
 

@@ -1,8 +1,12 @@
 package io.promptcache.storage.store;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
-/** Uploads parts of zeros, for tests of multipart uploads. */
+/** Uploads parts of zeros, and finds their files, for tests of multipart uploads. */
 final class Parts {
 
     private Parts() {
@@ -14,6 +18,18 @@ final class Parts {
         try (ObjectUpload part = multipart.beginPart(bucket, key, uploadId, number, size)) {
             part.write(new byte[size], 0, size);
             return part.commit(null);
+        }
+    }
+
+    /** The file of an uploaded part in the data directory {@code data}. */
+    static Path file(Path data, String uploadId, String fileId) {
+        return new DataDirectory(data).uploadPartFile(uploadId, fileId);
+    }
+
+    /** The part files of {@code uploadId} under {@code data}'s uploads/. */
+    static List<Path> files(Path data, String uploadId) throws IOException {
+        try (Stream<Path> files = Files.list(data.resolve("uploads"))) {
+            return files.filter(f -> f.getFileName().toString().startsWith(uploadId)).toList();
         }
     }
 }

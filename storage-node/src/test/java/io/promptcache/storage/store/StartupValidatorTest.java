@@ -3,6 +3,7 @@ package io.promptcache.storage.store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -77,8 +78,7 @@ class StartupValidatorTest {
                 part.commit(null);
             }
         }
-        Files.write(data.resolve("uploads").resolve(uploadId).resolve("00000000000000000000000000000000"),
-                new byte[7]);
+        Files.write(Parts.file(data, uploadId, "00000000000000000000000000000000"), new byte[7]);
         // When
         try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {
             // Then
@@ -88,6 +88,52 @@ class StartupValidatorTest {
             assertThat(store.usedBytes()).isEqualTo(3000);
             store.multipart().abort("kv-cache", "big", uploadId);
             assertThat(store.usedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void shouldKeepTheUploadsInProgressOfTheLayoutWithADirectoryPerUpload() throws Exception {
+        // Given: an upload of two parts whose files are where nodes before the flat layout kept them
+        // (uploads/<uploadId>/<fileId>), and an empty directory of an upload a crash cut short
+        String uploadId;
+        ObjectMeta one;
+        ObjectMeta two;
+        byte[] first = ObjectStoreTest.randomBytes((int) MultipartUploads.MIN_PART_BYTES, 1);
+        byte[] second = ObjectStoreTest.randomBytes(3000, 2);
+        try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 32 << 20)) {
+            store.createBucket("kv-cache");
+            uploadId = store.multipart().create("kv-cache", "big", "application/octet-stream", Map.of());
+            one = part(store, uploadId, 1, first);
+            two = part(store, uploadId, 2, second);
+        }
+        Path legacy = Files.createDirectory(data.resolve("uploads").resolve(uploadId));
+        for (ObjectMeta part : new ObjectMeta[]{one, two}) {
+            Files.move(Parts.file(data, uploadId, part.fileId()), legacy.resolve(part.fileId()));
+        }
+        Files.createDirectory(data.resolve("uploads").resolve("0123456789abcdef0123456789abcdef"));
+        // When
+        try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 32 << 20)) {
+            // Then: both parts kept and counted, no directory left, and the upload completes with their bytes
+            assertThat(store.validation().orphanFilesCleaned()).isZero();
+            assertThat(store.multipart().parts("kv-cache", "big", uploadId)).hasSize(2);
+            assertThat(store.usedBytes()).isEqualTo(first.length + second.length);
+            try (var left = Files.list(data.resolve("uploads"))) {
+                assertThat(left.filter(Files::isDirectory)).isEmpty();
+            }
+            store.multipart().complete("kv-cache", "big", uploadId, List.of(
+                    new MultipartUploads.PartRef(1, one.etag()), new MultipartUploads.PartRef(2, two.etag())));
+            byte[] both = new byte[first.length + second.length];
+            System.arraycopy(first, 0, both, 0, first.length);
+            System.arraycopy(second, 0, both, first.length, second.length);
+            assertThat(Bodies.read(store, "kv-cache", "big")).isEqualTo(both);
+            assertThat(Parts.files(data, uploadId)).isEmpty();
+        }
+    }
+
+    private static ObjectMeta part(ObjectStore store, String uploadId, int number, byte[] bytes) throws IOException {
+        try (ObjectUpload part = store.multipart().beginPart("kv-cache", "big", uploadId, number, bytes.length)) {
+            part.write(bytes, 0, bytes.length);
+            return part.commit(null);
         }
     }
 
