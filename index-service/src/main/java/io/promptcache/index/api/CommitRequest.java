@@ -24,6 +24,6 @@ public record CommitRequest(int[] tokens, byte[] tokenBytes, List<String> blockH
 
     public StoreRequest store() {
         return new StoreRequest(tokens, tokenBytes, blockHashes, layout, priority, pinned, fromBlock, continues,
-                reason);
+                reason, null);
     }
 }

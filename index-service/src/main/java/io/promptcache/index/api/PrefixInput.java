@@ -30,7 +30,8 @@ public record PrefixInput(int[] tokens, byte[] tokenBytes, List<String> blockHas
         int forms = (tokens != null ? 1 : 0) + (tokenBytes != null ? 1 : 0) + (blockHashes != null ? 1 : 0);
         if (forms != 1) {
             throw ApiException.badRequest("send exactly one of \"tokens\" (token ids), \"tokenBytes\" (the token ids "
-                    + "as little-endian int32, base64) and \"blockHashes\" (the engine's block-hash chain, hex)");
+                    + "as little-endian int32, base64) and \"blockHashes\" (the engine's block-hash chain, hex), or in a "
+                    + "one-shot store \"tokensAfterHead\" (the ids follow the head)");
         }
         if (tokens != null) {
             return Prefixes.tokenChain(spec, tokens, tokens.length, limits);

@@ -19,10 +19,18 @@ import java.util.List;
  *        holds the same bytes, and the index uses the one it finds)
  * @param reason why the engine saves it ({@code cold}, {@code continued}, {@code finish}, {@code evict},
  *        {@code shutdown}; absent: unspecified): counted by the store metrics, nothing else
+ * @param tokensAfterHead or, in the one-shot framed body only, how many token ids follow the JSON head as
+ *        little-endian int32 (before the object's bytes): the cheapest form, no JSON or base64 on either side
  */
 public record StoreRequest(int[] tokens, byte[] tokenBytes, List<String> blockHashes, LayoutInput layout,
         Integer priority,
-        Boolean pinned, Integer fromBlock, String continues, String reason) {
+        Boolean pinned, Integer fromBlock, String continues, String reason, Integer tokensAfterHead) {
+
+    /** This request with the token ids read after a framed body's head, as raw little-endian int32. */
+    StoreRequest withTokensRead(byte[] littleEndian) {
+        return new StoreRequest(tokens, littleEndian, blockHashes, layout, priority, pinned, fromBlock, continues,
+                reason, null);
+    }
 
     public PrefixInput prefix() {
         return new PrefixInput(tokens, tokenBytes, blockHashes);

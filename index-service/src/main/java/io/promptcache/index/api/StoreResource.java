@@ -44,7 +44,8 @@ public class StoreResource {
 
     /**
      * One-shot store body: a little-endian uint32 {@code n}, then {@code n} bytes of UTF-8 JSON (a
-     * {@link StoreRequest}), then the object's bytes up to Content-Length.
+     * {@link StoreRequest}), then, if the head says {@code tokensAfterHead: t}, {@code t} token ids as little-endian
+     * int32, then the object's bytes up to Content-Length.
      */
     public static final String STORE_FRAMED = "application/vnd.promptcache.store";
     /** Largest accepted JSON head of a one-shot store. */
@@ -71,7 +72,8 @@ public class StoreResource {
     @Path("/objects")
     @Consumes(STORE_FRAMED)
     @Operation(summary = "Store an object (one shot)", description = "Body: uint32 LE length n, n bytes of JSON "
-            + "(tokens|tokenBytes|blockHashes, layout, priority, pinned, fromBlock, reason), then the KV bytes of the blocks from "
+            + "(tokens|tokenBytes|blockHashes|tokensAfterHead, layout, priority, pinned, fromBlock, reason), then "
+            + "with tokensAfterHead: t the t token ids as little-endian int32, then the KV bytes of the blocks from "
             + "fromBlock on (default 0: all). Content-Length is required. A prompt that extends a live object's "
             + "prefix is stored as a continuation: only the blocks beyond it are written. 201 stored; 200 "
             + "deduplicated (a live object already covers the prefix; nothing stored); 409 ContinuationUnavailable "
@@ -113,8 +115,14 @@ public class StoreResource {
             throw new ApiException(ApiErrorCode.MALFORMED_JSON, "the store head is not valid JSON: "
                     + e.getOriginalMessage());
         }
+        long afterHead = contentLength - 4 - headLength;
+        if (request != null && request.tokensAfterHead() != null) {
+            byte[] tokens = tokensAfterHead(in, request.tokensAfterHead(), afterHead);
+            request = request.withTokensRead(tokens);
+            afterHead -= tokens.length;
+        }
         StorePlan plan = plan(spec, request, caller);
-        long bytes = contentLength - 4 - headLength;
+        long bytes = afterHead;
         if (bytes != plan.sentBytes()) {
             throw ApiException.badRequest("the body carries " + bytes + " object bytes after its head; the layout "
                     + "says " + plan.sentBytes() + " for blocks " + plan.fromBlock() + ".." + (plan.blocks() - 1)
@@ -157,9 +165,38 @@ public class StoreResource {
         return Response.status(response.deduplicated() ? 200 : 201).entity(response).build();
     }
 
+    /**
+     * The {@code count} token ids after a framed body's head, as they are on the wire (little-endian int32): 413 above
+     * {@code promptcache.index.max-tokens} before anything is read, 400 if the body is shorter.
+     */
+    private byte[] tokensAfterHead(DataInputStream in, int count, long left) throws IOException {
+        if (count <= 0) {
+            throw ApiException.badRequest("tokensAfterHead must be a positive number of token ids; got " + count);
+        }
+        if (count > config.maxTokens()) {
+            throw new ApiException(ApiErrorCode.TOO_MANY_TOKENS, count + " tokens; at most " + config.maxTokens()
+                    + " (promptcache.index.max-tokens)");
+        }
+        if (4L * count > left) {
+            throw ApiException.badRequest("tokensAfterHead says " + count + " token ids (" + 4L * count
+                    + " bytes) follow the head; the body has " + left + " bytes after it");
+        }
+        byte[] tokens = new byte[4 * count];
+        try {
+            in.readFully(tokens);
+        } catch (EOFException e) {
+            throw ApiException.badRequest("the store body ended inside the " + count + " token ids after its head");
+        }
+        return tokens;
+    }
+
     private StorePlan plan(Namespace spec, StoreRequest request, Caller caller) {
         if (request == null) {
             throw ApiException.badRequest("send tokens|tokenBytes|blockHashes and layout as JSON");
+        }
+        if (request.tokensAfterHead() != null) {
+            throw ApiException.badRequest("tokensAfterHead is for the one-shot store's framed body (the ids follow "
+                    + "its JSON head); a reservation sends tokens, tokenBytes or blockHashes");
         }
         PrefixChain chain = request.prefix().chain(spec, config);
         if (chain.blocks() == 0) {

@@ -117,6 +117,49 @@ class StoreLookupTest extends NodeBackedTest {
     }
 
     @Test
+    void shouldStoreWithTheTokenIdsAfterTheHeadAsWithTokenBytes() throws Exception {
+        String ns = Api.namespace("tokens-after-head-model");
+        int[] prompt = Api.tokens(12 * 16 + 3, 23);
+        byte[] kv = Api.randomBytes(12 * BLOCK_BYTES, 24);
+        String layout = "\"layout\":{\"bytesPerBlock\":" + BLOCK_BYTES + "}";
+        String objects = "/v1/namespaces/" + ns + "/objects";
+        String objectId = given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokensAfterHead\":"
+                + prompt.length + "," + layout + "}", concat(Api.binary(prompt), kv))).post(objects).then()
+                .statusCode(201).body("blocks", equalTo(12)).body("tokens", equalTo(192)).extract().path("objectId");
+
+        // the same prefix as the other forms name it, and the same bytes
+        ExtractableResponse<Response> hit = Api.lookup(ns, prompt).statusCode(200).body("objectId", equalTo(objectId))
+                .body("blocks", equalTo(12)).extract();
+        assertThat(rangeGet(hit.path("location"), hit.path("range"))).isEqualTo(kv);
+        String tokenBytes = Base64.getEncoder().encodeToString(Api.binary(prompt));
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokenBytes\":\"" + tokenBytes + "\","
+                + layout + "}", kv)).post(objects).then().statusCode(200).body("deduplicated", equalTo(true))
+                .body("objectId", equalTo(objectId));
+
+        // bad counts, two forms at once, and the form outside the framed body
+        int[] other = Api.tokens(4 * 16, 25);
+        byte[] body = concat(Api.binary(other), new byte[4 * BLOCK_BYTES]);
+        for (String count : new String[]{"0", "-1", String.valueOf(other.length + 4 * BLOCK_BYTES / 4 + 1)}) {
+            given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokensAfterHead\":" + count + ","
+                    + layout + "}", body)).post(objects).then().statusCode(400).body("error", equalTo("BadRequest"));
+        }
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokensAfterHead\":10000000," + layout
+                + "}", body)).post(objects).then().statusCode(413).body("error", equalTo("TooManyTokens"));
+        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokensAfterHead\":" + other.length
+                + ",\"tokens\":[1]," + layout + "}", body)).post(objects).then().statusCode(400)
+                .body("message", containsString("exactly one of"));
+        given().contentType(ContentType.JSON).body("{\"tokensAfterHead\":64," + layout + "}")
+                .post("/v1/namespaces/" + ns + "/reservations").then().statusCode(400)
+                .body("message", containsString("framed body"));
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+
+    @Test
     void shouldCountStoresByTheEngineSaveReasonAndRefuseAReasonThatIsNotOne() {
         String ns = Api.namespace("reason-model");
         String counted = "promptcache_store_seconds_count{outcome=\"stored\",reason=\"finish\"}";

@@ -10,7 +10,6 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -196,10 +195,13 @@ public final class IndexApi {
     private Stored store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock,
             int fromBlock, String op) throws CallFailed {
         Map<String, Object> head = new LinkedHashMap<>();
+        // the token ids after the head, as they are (no base64 to write here or to read in the index)
+        byte[] tokens = new byte[0];
         if (request.byHashes()) {
             head.put("blockHashes", hex(request.blockIds()));
         } else {
-            head.put("tokenBytes", Base64.getEncoder().encodeToString(littleEndian(request.tokens())));
+            tokens = littleEndian(request.tokens());
+            head.put("tokensAfterHead", request.tokens().length);
         }
         head.put("layout", Map.of("bytesPerBlock", bytesPerBlock));
         if (fromBlock > 0) {
@@ -209,16 +211,16 @@ public final class IndexApi {
         byte[] length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headBytes.length).array();
         int skipped = (int) (fromBlock * bytesPerBlock);
         HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.fromPublisher(
-                HttpRequest.BodyPublishers.ofByteArrays(List.of(length, headBytes,
+                HttpRequest.BodyPublishers.ofByteArrays(List.of(length, headBytes, tokens,
                         Arrays.copyOfRange(kv, skipped, kv.length))),
-                4L + headBytes.length + kv.length - skipped);
+                4L + headBytes.length + tokens.length + kv.length - skipped);
         JsonNode answer = json(op, send(op, toIndex(index + "/v1/namespaces/" + ns + "/objects")
                 .header("Content-Type", STORE_FRAMED).POST(body)));
         return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0),
                 answer.path("objectId").asText(), answer.path("node").asText());
     }
 
-    /** Token ids as little-endian int32: the binary lookup body, and (base64) a store head's {@code tokenBytes}. */
+    /** Token ids as little-endian int32: the binary lookup body, and the ids after a store's head. */
     private static byte[] littleEndian(int[] tokens) {
         ByteBuffer bytes = ByteBuffer.allocate(tokens.length * 4).order(ByteOrder.LITTLE_ENDIAN);
         bytes.asIntBuffer().put(tokens);
