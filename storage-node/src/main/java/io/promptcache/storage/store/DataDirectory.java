@@ -3,6 +3,7 @@ package io.promptcache.storage.store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -95,8 +96,7 @@ final class DataDirectory {
     /**
      * Moves the part files of the layout before 2026-12-02 ({@code uploads/<uploadId>/<fileId>}) to their flat names
      * and removes the emptied directories, so the uploads in progress at an upgrade keep their parts; the files
-     * moved. A directory that cannot be emptied is left for the next start (its parts are then missing, and
-     * validation drops their records).
+     * moved. A directory holding anything but files (nothing a node wrote) is left as it is.
      */
     int flattenLegacyUploads() throws IOException {
         int moved = 0;
@@ -106,13 +106,17 @@ final class DataDirectory {
         }
         for (Path upload : legacy) {
             try (Stream<Path> files = Files.list(upload)) {
-                for (Path file : (Iterable<Path>) files::iterator) {
+                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
                     Files.move(file, uploadPartFile(upload.getFileName().toString(), file.getFileName().toString()),
                             StandardCopyOption.ATOMIC_MOVE);
                     moved++;
                 }
             }
-            Files.delete(upload);
+            try {
+                Files.delete(upload);
+            } catch (DirectoryNotEmptyException e) {
+                // something no node wrote: left where it is, and never read
+            }
         }
         return moved;
     }
