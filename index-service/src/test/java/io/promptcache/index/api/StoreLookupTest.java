@@ -145,9 +145,11 @@ class StoreLookupTest extends NodeBackedTest {
         }
         given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokensAfterHead\":10000000," + layout
                 + "}", body)).post(objects).then().statusCode(413).body("error", equalTo("TooManyTokens"));
-        given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokensAfterHead\":" + other.length
-                + ",\"tokens\":[1]," + layout + "}", body)).post(objects).then().statusCode(400)
-                .body("message", containsString("exactly one of"));
+        for (String form : new String[]{"\"tokens\":[1]", "\"tokenBytes\":\"AAAAAA==\"", "\"blockHashes\":[\"ab\"]"}) {
+            given().contentType(StoreResource.STORE_FRAMED).body(Api.framed("{\"tokensAfterHead\":" + other.length
+                    + "," + form + "," + layout + "}", body)).post(objects).then().statusCode(400)
+                    .body("message", containsString("exactly one of"));
+        }
         given().contentType(ContentType.JSON).body("{\"tokensAfterHead\":64," + layout + "}")
                 .post("/v1/namespaces/" + ns + "/reservations").then().statusCode(400)
                 .body("message", containsString("framed body"));

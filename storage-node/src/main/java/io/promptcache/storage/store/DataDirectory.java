@@ -94,9 +94,9 @@ final class DataDirectory {
     }
 
     /**
-     * Moves the part files of the layout before 2026-12-02 ({@code uploads/<uploadId>/<fileId>}) to their flat names
-     * and removes the emptied directories, so the uploads in progress at an upgrade keep their parts; the files
-     * moved. A directory holding anything but files (nothing a node wrote) is left as it is.
+     * Moves the part files of the layout before flat parts (2026-12-01: {@code uploads/<uploadId>/<fileId>}) to
+     * their flat names and removes the emptied directories, so the uploads in progress at an upgrade keep their
+     * parts; the files moved. A directory holding anything but files (nothing a node wrote) is left as it is.
      */
     int flattenLegacyUploads() throws IOException {
         int moved = 0;
