@@ -25,13 +25,22 @@ import io.promptcache.schema.key.PrefixChain;
  */
 public record PrefixInput(int[] tokens, byte[] tokenBytes, List<String> blockHashes) {
 
+    /** How many of the three forms are given (one is required). */
+    public int forms() {
+        return (tokens != null ? 1 : 0) + (tokenBytes != null ? 1 : 0) + (blockHashes != null ? 1 : 0);
+    }
+
+    /** 400: not exactly one form of the prefix. */
+    public static ApiException notOneForm() {
+        return ApiException.badRequest("send exactly one of \"tokens\" (token ids), \"tokenBytes\" (the token ids "
+                + "as little-endian int32, base64) and \"blockHashes\" (the engine's block-hash chain, hex), or in a "
+                + "one-shot store \"tokensAfterHead\" (the ids follow the head)");
+    }
+
     /** The prefix-hash chain in {@code spec}'s namespace (400 / 413 on bad input). */
     public PrefixChain chain(Namespace spec, IndexConfig limits) {
-        int forms = (tokens != null ? 1 : 0) + (tokenBytes != null ? 1 : 0) + (blockHashes != null ? 1 : 0);
-        if (forms != 1) {
-            throw ApiException.badRequest("send exactly one of \"tokens\" (token ids), \"tokenBytes\" (the token ids "
-                    + "as little-endian int32, base64) and \"blockHashes\" (the engine's block-hash chain, hex), or in a "
-                    + "one-shot store \"tokensAfterHead\" (the ids follow the head)");
+        if (forms() != 1) {
+            throw notOneForm();
         }
         if (tokens != null) {
             return Prefixes.tokenChain(spec, tokens, tokens.length, limits);

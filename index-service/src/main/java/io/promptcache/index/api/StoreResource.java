@@ -117,9 +117,8 @@ public class StoreResource {
         }
         long afterHead = contentLength - 4 - headLength;
         if (request != null && request.tokensAfterHead() != null) {
-            if (request.tokens() != null || request.tokenBytes() != null || request.blockHashes() != null) {
-                throw ApiException.badRequest("send exactly one of \"tokensAfterHead\" (the ids follow the head), "
-                        + "\"tokens\", \"tokenBytes\" and \"blockHashes\"");
+            if (request.prefix().forms() != 0) {
+                throw PrefixInput.notOneForm();
             }
             byte[] tokens = tokensAfterHead(in, request.tokensAfterHead(), afterHead);
             request = request.withTokensRead(tokens);

@@ -24,8 +24,9 @@ import io.promptcache.storage.error.S3Exception;
 /**
  * Multipart uploads: parts stream in like objects (temp file, digests, capacity reservation) and are kept under
  * {@code uploads/} (named {@code <uploadId>-<fileId>}), or are copied ranges of existing objects (UploadPartCopy)
- * that hold references to the source's body files instead of bytes. Completion of uploaded parts only concatenates them into one new object,
- * committed like any PUT; with a copied part the object is made of extents instead ({@link SharedCompletion}).
+ * that hold references to the source's body files instead of bytes. Completion of uploaded parts only concatenates
+ * them into one new object, committed like any PUT; with a copied part the object is made of extents instead
+ * ({@link SharedCompletion}).
  * Records ({@link UploadRecords}) live in the metadata store, so uploads in progress survive restarts. Record changes
  * of one upload are serialized on that upload's lock ({@link UploadLocks}), so uploads of other ids do
  * not wait for them (every prefixed PUT is an upload: under the issue-31 bench one lock for all uploads kept most of

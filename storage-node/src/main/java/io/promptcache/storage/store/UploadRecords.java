@@ -22,7 +22,8 @@ import io.promptcache.storage.store.MultipartUploads.Upload;
 /**
  * The records of multipart uploads in the metadata store: {@code <uploadId>} for the upload (bucket, key, headers,
  * initiation), {@code <uploadId>/<part number>} for each part (an {@link ObjectMeta}: an uploaded part's file under
- * {@code uploads/}, named {@code <uploadId>-<fileId>}, or the extents of a copied one), so uploads in progress survive restarts.
+ * {@code uploads/}, named {@code <uploadId>-<fileId>}, or the extents of a copied one), so uploads in progress
+ * survive restarts.
  */
 final class UploadRecords {
 

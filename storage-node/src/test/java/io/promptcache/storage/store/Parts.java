@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Uploads parts of zeros, and finds their files, for tests of multipart uploads. */
+/** Uploads parts, and finds their files, for tests of multipart uploads. */
 final class Parts {
 
     private Parts() {
@@ -15,8 +15,14 @@ final class Parts {
     /** Stores part {@code number} of {@code size} zero bytes in the upload and returns its record. */
     static ObjectMeta upload(MultipartUploads multipart, String bucket, String key, String uploadId, int number,
             int size) throws IOException {
-        try (ObjectUpload part = multipart.beginPart(bucket, key, uploadId, number, size)) {
-            part.write(new byte[size], 0, size);
+        return upload(multipart, bucket, key, uploadId, number, new byte[size]);
+    }
+
+    /** Stores {@code bytes} as part {@code number} of the upload and returns its record. */
+    static ObjectMeta upload(MultipartUploads multipart, String bucket, String key, String uploadId, int number,
+            byte[] bytes) throws IOException {
+        try (ObjectUpload part = multipart.beginPart(bucket, key, uploadId, number, bytes.length)) {
+            part.write(bytes, 0, bytes.length);
             return part.commit(null);
         }
     }

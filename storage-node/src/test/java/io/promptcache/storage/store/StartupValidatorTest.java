@@ -73,10 +73,7 @@ class StartupValidatorTest {
         try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 1 << 20)) {
             store.createBucket("kv-cache");
             uploadId = store.multipart().create("kv-cache", "big", "application/octet-stream", Map.of());
-            try (ObjectUpload part = store.multipart().beginPart("kv-cache", "big", uploadId, 1, 3000)) {
-                part.write(new byte[3000], 0, 3000);
-                part.commit(null);
-            }
+            Parts.upload(store.multipart(), "kv-cache", "big", uploadId, 1, 3000);
         }
         Files.write(Parts.file(data, uploadId, "00000000000000000000000000000000"), new byte[7]);
         // When
@@ -103,8 +100,8 @@ class StartupValidatorTest {
         try (ObjectStore store = ObjectStore.open(data, Durability.PERSISTENT, 32 << 20)) {
             store.createBucket("kv-cache");
             uploadId = store.multipart().create("kv-cache", "big", "application/octet-stream", Map.of());
-            one = part(store, uploadId, 1, first);
-            two = part(store, uploadId, 2, second);
+            one = Parts.upload(store.multipart(), "kv-cache", "big", uploadId, 1, first);
+            two = Parts.upload(store.multipart(), "kv-cache", "big", uploadId, 2, second);
         }
         Path legacy = Files.createDirectory(data.resolve("uploads").resolve(uploadId));
         for (ObjectMeta part : new ObjectMeta[]{one, two}) {
@@ -130,13 +127,6 @@ class StartupValidatorTest {
         }
     }
 
-    private static ObjectMeta part(ObjectStore store, String uploadId, int number, byte[] bytes) throws IOException {
-        try (ObjectUpload part = store.multipart().beginPart("kv-cache", "big", uploadId, number, bytes.length)) {
-            part.write(bytes, 0, bytes.length);
-            return part.commit(null);
-        }
-    }
-
     @Test
     void shouldRecountSharedBodiesAndRepairStoredCountsThatDiffer() throws Exception {
         // Given: an object, a copy sharing its body, and a continuation of a copied range plus new bytes
@@ -150,12 +140,9 @@ class StartupValidatorTest {
             MultipartUploads multipart = store.multipart();
             String upload = multipart.create("kv-cache", "c", "application/octet-stream", Map.of());
             ObjectMeta copied = multipart.copyPart("kv-cache", "c", upload, 1, store.head("kv-cache", "a"), 0, 1000);
-            try (ObjectUpload part = multipart.beginPart("kv-cache", "c", upload, 2, 10)) {
-                part.write(new byte[10], 0, 10);
-                ObjectMeta fresh = part.commit(null);
-                multipart.complete("kv-cache", "c", upload, java.util.List.of(
-                        new MultipartUploads.PartRef(1, copied.etag()), new MultipartUploads.PartRef(2, fresh.etag())));
-            }
+            ObjectMeta fresh = Parts.upload(multipart, "kv-cache", "c", upload, 2, 10);
+            multipart.complete("kv-cache", "c", upload, List.of(new MultipartUploads.PartRef(1, copied.etag()),
+                    new MultipartUploads.PartRef(2, fresh.etag())));
             assertThat(store.usedBytes()).isEqualTo(4096 + 10);
             assertThat(store.logicalBytes()).isEqualTo(2 * 4096 + 1010);
         }
@@ -199,12 +186,9 @@ class StartupValidatorTest {
             String upload = multipart.create("kv-cache", "child", "application/octet-stream", Map.of());
             ObjectMeta copied = multipart.copyPart("kv-cache", "child", upload, 1, store.head("kv-cache", "parent"),
                     0, 1000);
-            try (ObjectUpload part = multipart.beginPart("kv-cache", "child", upload, 2, 10)) {
-                part.write(new byte[10], 0, 10);
-                ObjectMeta fresh = part.commit(null);
-                multipart.complete("kv-cache", "child", upload, java.util.List.of(
-                        new MultipartUploads.PartRef(1, copied.etag()), new MultipartUploads.PartRef(2, fresh.etag())));
-            }
+            ObjectMeta fresh = Parts.upload(multipart, "kv-cache", "child", upload, 2, 10);
+            multipart.complete("kv-cache", "child", upload, List.of(new MultipartUploads.PartRef(1, copied.etag()),
+                    new MultipartUploads.PartRef(2, fresh.etag())));
             store.delete("kv-cache", "parent");
             assertThat(store.usedBytes()).isEqualTo(1000 + 10);
             assertThat(store.tierStats().trimmed()).isEqualTo(1);
