@@ -1,10 +1,6 @@
 #!/usr/bin/env bash
-# The tokensAfterHead pair (docs/benchmarks.md, "Token ids after the head"): after = ca659aa, before = c2368f3 (each
-# checkout built, its own bench client); 240 s each, after, before, before, after.
-R=$(cd "$(dirname "$0")/../issue31-priority" && pwd)/run.sh
-for spec in after-1:/tmp/tok-after before-1:/tmp/flat-after before-2:/tmp/flat-after after-2:/tmp/tok-after; do
-  l=${spec%%:*}; c=${spec#*:}
-  echo "$(date +%T) start $l"
-  OUT_ROOT=/tmp/runs-flat UP_ARGS="--index-first" timeout 600 $R $l $c 240 > /tmp/runs-flat/$l.console 2>&1
-  echo "$(date +%T) end $l rc=$?"
-done
+# The tokensAfterHead pair (docs/benchmarks.md, "Token ids after the head"): pair.sh <before-checkout>
+# <after-checkout>, after = ca659aa, before = c2368f3 (each built, each with its own bench client); 240 s each in the
+# order after, before, before, after; CPU a request from 60 s on (cpu-per-request.txt).
+here=$(cd "$(dirname "$0")" && pwd)
+ORDER="after-1 before-1 before-2 after-2" SECONDS_EACH=240 CPU_FROM=60 "$here/../issue31-priority/abba.sh" "$here" "$1" "$2"
