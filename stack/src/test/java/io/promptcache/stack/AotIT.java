@@ -40,7 +40,7 @@ class AotIT {
         Path home = Path.of("..").toAbsolutePath().normalize();
 
         // When: the caches are trained
-        int trained = StackMain.run("train", "--java", java.toString(), "--duration", "15s", "--home",
+        int trained = StackMain.run("train", "--java", java.toString(), "--duration", "10s", "--home",
                 home.toString());
 
         // Then: one per service, from a bench that ran
@@ -52,7 +52,7 @@ class AotIT {
         // When: a stack runs with them
         try (Stack stack = Stack.start(StackSpec.oneOfEach(home, new Jvm(java, Jvm.Aot.USE)))) {
             // Then: every service runs with its cache, accepted, and the bench went without an error
-            ShortBench.on(stack, work, "10s").assertClean();
+            ShortBench.on(stack, work, "6s").assertClean();
             for (ProcessHandle process : stack.processes()) {
                 String command = process.info().commandLine().orElse("");
                 if (command.contains("quarkus-run.jar")) {

@@ -27,10 +27,12 @@ record ShortBench(int exit, String console, JsonNode result) {
         return run(stackFile, work.resolve("bench"), duration);
     }
 
-    /** The bench ended well and without an error. */
+    /** The bench ended well, stored and hit something, and without an error. */
     void assertClean() {
         assertThat(exit).as(console).isZero();
         assertThat(result.path("errors").size()).as(console).isZero();
+        assertThat(result.path("stores").asLong()).as("stores; " + console).isPositive();
+        assertThat(result.path("hitBlocks").asLong()).as("hit blocks; " + console).isPositive();
     }
 
     static ShortBench run(Path stackFile, Path out, String duration) throws IOException {
