@@ -17,6 +17,7 @@
 #   `perf sched latency` per thread (perf-sched.txt);
 #   PERF_NODE=<seconds>: `perf record -g` of the storage node for that long from 180 s into the bench (kernel, native and,
 #   through the JVM's perf map, Java frames), then `perf report` by shared object and by symbol (perf-node.txt);
+#   PERF_INDEX=<seconds>: the same of the index replica (perf-index.txt); PERF_KEEP=1 keeps the perf data there too;
 #   JAR=<promptcache-stack.jar>: the launcher that runs `up` and `bench` (default <checkout>/stack/target/...);
 #   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory);
 #   KEEP_DATA=1: the stack's data directory (/tmp/prof-data-<label>) is kept.
@@ -70,17 +71,20 @@ if [[ -n ${PERF_SCHED:-} ]]; then
     rm -f /tmp/perf-sched-$LABEL.data ) &
   P=$!
 fi
-if [[ -n ${PERF_NODE:-} ]]; then
-  ( sleep 180; np=$(pgrep -f "http.port=9000" | head -1)
-    perf record -g -F 499 -p $np -o /tmp/perf-node-$LABEL.data -- sleep $PERF_NODE > /dev/null 2>&1
-    jcmd $np Compiler.perfmap > /dev/null 2>&1
-    { echo "# perf record -g -F 499 -p <node> for $PERF_NODE s from 180 s; by shared object, then by symbol (self)"
-      perf report -i /tmp/perf-node-$LABEL.data --no-children --sort dso --stdio 2>/dev/null | grep -v '^$' | head -40
-      perf report -i /tmp/perf-node-$LABEL.data --no-children --sort dso,sym --stdio -g none 2>/dev/null | grep -v '^$' | head -120
-    } > $OUT/perf-node.txt
-    rm -f /tmp/perf-node-$LABEL.data ) &
-  PN=$!
-fi
+# perf_of <name> <port> <seconds>: `perf record -g` of the service on <port> from 180 s into the bench (perf-<name>.txt)
+perf_of() {
+  ( sleep 180; pid=$(pgrep -f "http.port=$2" | head -1)
+    perf record -g -F 499 -p $pid -o /tmp/perf-$1-$LABEL.data -- sleep $3 > /dev/null 2>&1
+    jcmd $pid Compiler.perfmap > /dev/null 2>&1
+    { echo "# perf record -g -F 499 -p <$1> for $3 s from 180 s; by shared object, then by symbol (self)"
+      perf report -i /tmp/perf-$1-$LABEL.data --no-children --sort dso --stdio 2>/dev/null | grep -v '^$' | head -40
+      perf report -i /tmp/perf-$1-$LABEL.data --no-children --sort dso,sym --stdio -g none 2>/dev/null | grep -v '^$' | head -160
+    } > $OUT/perf-$1.txt
+    [[ -n ${PERF_KEEP:-} ]] && cp /tmp/perf-$1-$LABEL.data $OUT/ ; rm -f /tmp/perf-$1-$LABEL.data ) &
+}
+PERFS=()
+[[ -n ${PERF_NODE:-} ]] && { perf_of node 9000 $PERF_NODE; PERFS+=($!); }
+[[ -n ${PERF_INDEX:-} ]] && { perf_of index 8080 $PERF_INDEX; PERFS+=($!); }
 while kill -0 $B 2>/dev/null; do
   now=$(( $(date +%s) - T0 ))
   for p in $(pgrep -f "quarkus-run|BrokerMain|promptcache-stack.jar bench"); do
@@ -91,7 +95,7 @@ while kill -0 $B 2>/dev/null; do
   sleep 30
 done
 [[ -n ${P:-} ]] && wait $P
-[[ -n ${PN:-} ]] && wait $PN
+for pp in "${PERFS[@]}"; do wait $pp; done
 kill $V
 curl -s localhost:8080/q/metrics | grep -E "^promptcache_(lookup|event_loop|store)" > $OUT/index-lookup-metrics.txt
 curl -s localhost:8090/q/metrics | grep -E "^(promptcache_gc|kafka_consumer_fetch_manager_records_consumed_total|kafka_producer_record_send_total)" > $OUT/gc-metrics.txt

@@ -14,12 +14,15 @@ import org.rocksdb.Options;
  * store, sized by {@code promptcache.block-cache-mib} (set as {@code kafka-streams.promptcache.block-cache-mib}), so
  * a PrefixMap of a few million entries is read from memory (Kafka Streams' default is a 50 MiB cache per store, and
  * reads beyond it go through the page cache); index and filter blocks live in the cache with high priority and the
- * top level stays pinned; data blocks carry a hash index for point lookups, which are all a lookup does.
+ * top level stays pinned; data blocks carry a hash index for point lookups, which are all a lookup does; memtables
+ * carry a whole-key bloom filter.
  */
 public class BlockCacheConfig implements RocksDBConfigSetter {
 
     public static final String CACHE_MIB = "promptcache.block-cache-mib";
     static final long DEFAULT_CACHE_MIB = 256;
+    /** The share of a memtable's size given to its bloom filter (RocksDB's {@code memtable_prefix_bloom_size_ratio}). */
+    static final double MEMTABLE_BLOOM_RATIO = 0.1;
 
     private static Cache cache;
 
@@ -32,6 +35,10 @@ public class BlockCacheConfig implements RocksDBConfigSetter {
         table.setPinTopLevelIndexAndFilter(true);
         table.setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash);
         options.setTableFormatConfig(table);
+        // a whole-key bloom filter in every memtable: a read of a key the memtable does not hold (most of them: a
+        // store's new keys, the lookups' probes past the longest prefix) skips the skip list's search
+        options.setMemtablePrefixBloomSizeRatio(MEMTABLE_BLOOM_RATIO);
+        options.setMemtableWholeKeyFiltering(true);
     }
 
     @Override

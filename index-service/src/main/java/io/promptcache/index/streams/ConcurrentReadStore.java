@@ -16,6 +16,7 @@ import org.apache.kafka.streams.state.internals.RocksDBStore;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.DBOptions;
+import org.rocksdb.Holder;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
@@ -28,7 +29,8 @@ import org.rocksdb.RocksDBException;
  * lookup's tail (docs/benchmarks.md, "Lookups that do not wait for the global thread"). RocksDB itself reads
  * concurrently with writes and flushes; the one unsafe moment is {@link #close}, which here waits for the reads in
  * progress and turns the next ones away ({@link InvalidStateStoreException}, as a closed store does). Writes, flushes,
- * range and full scans stay as Kafka Streams has them.
+ * range and full scans stay as Kafka Streams has them. A point read answers a miss without RocksDB's JNI exception
+ * ({@link #read}).
  *
  * <p>The read goes to the RocksDB instance and the column family the store opened: the handle is taken from
  * {@link #openRocksDB} (protected, meant for subclasses), the instance from the store's field, read there too (a
@@ -101,12 +103,28 @@ public final class ConcurrentReadStore extends RocksDBStore {
             if (db == null || !open) {
                 throw new InvalidStateStoreException("Store " + name() + " is currently closed");
             }
-            return db.get(family, key.get());
+            return read(db, family, key.get());
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Error while getting value for key from store " + name(), e);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The key's value, or null. RocksDB's Java {@code get} throws a C++ exception inside its JNI code for every key it
+     * does not find (its {@code KVException}, caught there), and most reads here miss: a store's new keys, a lookup's
+     * probes past the longest prefix. Under the issue-31 bench that unwinding was 3-4 % of the index's CPU (perf,
+     * docs/benchmarks.md, "RocksDB in the index"). {@code keyMayExist} answers a miss without it, and a key it finds
+     * in memory (memtables, block cache) with its value; a key that may exist but is not in memory is read with
+     * {@code get}.
+     */
+    static byte[] read(RocksDB db, ColumnFamilyHandle family, byte[] key) throws RocksDBException {
+        Holder<byte[]> found = new Holder<>();
+        if (!db.keyMayExist(family, key, found)) {
+            return null;
+        }
+        return found.getValue() != null ? found.getValue() : db.get(family, key);
     }
 
     @Override

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The store reads on real RocksDB without the store's monitor, and refuses reads once closed. */
+/** The store reads on real RocksDB without the store's monitor (a miss without RocksDB's JNI exception), and refuses reads once closed. */
 class ConcurrentReadStoreTest {
 
     private Path dir;
@@ -68,6 +68,24 @@ class ConcurrentReadStoreTest {
         assertThat(store.get(key("b"))).isNull();
         assertThat(store.get(key("c"))).isEqualTo(value("3"));
         assertThat(store.get(key("never"))).isNull();
+    }
+
+    @Test
+    void shouldReadAKeyThatIsOnlyOnDiskAndMissAKeyThatIsNot() {
+        // Given: keys flushed to disk, one deleted after, and the store opened again (nothing of it in memory)
+        store.put(key("a"), value("1"));
+        store.put(key("b"), value("2"));
+        store.flush();
+        store.delete(key("b"));
+        store.flush();
+        store.close();
+        store = (ConcurrentReadStore) ConcurrentReadStore.supplier("prefix-map").get();
+        store.init(context.getStateStoreContext(), store);
+        // Then: a key whose block is not in memory is read from disk; a deleted and an unknown key are misses
+        assertThat(store.get(key("a"))).isEqualTo(value("1"));
+        assertThat(store.get(key("b"))).isNull();
+        assertThat(store.get(key("never"))).isNull();
+        assertThat(store.get(key("a"))).as("again, now in the block cache").isEqualTo(value("1"));
     }
 
     @Test
