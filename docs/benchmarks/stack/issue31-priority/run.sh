@@ -22,7 +22,9 @@
 #   JAR=<promptcache-stack.jar>: the launcher that runs `up` and `bench` (default <checkout>/stack/target/...);
 #   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory);
 #   KEEP_DATA=1: the stack's data directory (/tmp/prof-data-<label>) is kept.
-# jit.txt: every 30 s each JVM's CPU ticks and its live compiler threads' ticks (threads the JVM stopped are not counted).
+# jit.txt: every 30 s each JVM's CPU ticks and its live compiler threads' ticks (threads the JVM stopped are not counted);
+#   JIT_COUNTERS=1: also each JVM's compiler counters then (jcmd PerfCounter.print, sun.ci.*: compilations, OSR,
+#   invalidated methods, bailouts, compile time in ticks, code size) in jit-counters.txt.
 # Also saved at the end: the index's lookup, event loop and store metrics, the gc-processor's own metrics and its
 # Kafka clients' record counts (gc-metrics.txt), the storage node's S3 request histograms (node-metrics.txt) and its store's counters (node-storage-metrics.txt).
 set -uo pipefail
@@ -93,6 +95,7 @@ while kill -0 $B 2>/dev/null; do
     name=$(tr '\0' ' ' < /proc/$p/cmdline | grep -o "http.port=[0-9]*\|BrokerMain\|bench" | head -1)
     jit=0; for t in /proc/$p/task/*; do grep -q "CompilerThre" $t/comm 2>/dev/null && jit=$((jit + $(awk '{print $14+$15}' $t/stat 2>/dev/null || echo 0))); done
     echo "$now $p $name total=$(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null) jit=$jit"
+    [[ -n ${JIT_COUNTERS:-} ]] && echo "$now $name $(jcmd $p PerfCounter.print 2>/dev/null | grep -E '^(sun|java)\.ci\.(totalTime|standardCompiles|osrCompiles|totalInvalidates|totalBailouts|nmethodCodeSize|lastMethod)=' | tr '\n' ' ')" >> $OUT/jit-counters.txt
   done >> $OUT/jit.txt
   sleep 30
 done
