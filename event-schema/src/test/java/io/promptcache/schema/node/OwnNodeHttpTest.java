@@ -17,6 +17,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,17 +42,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class OwnNodeHttpTest {
 
+    /** One CA and server key pair for every test (seven keytool runs make one). */
     @TempDir
-    Path dir;
+    static Path dir;
 
+    private static TlsMaterial tls;
     private HttpsServer server;
-    private TlsMaterial tls;
     private final List<HttpExchange> seen = new CopyOnWriteArrayList<>();
     private final List<Map<String, List<String>>> headers = new CopyOnWriteArrayList<>();
 
+    @BeforeAll
+    static void material() {
+        tls = TlsMaterial.create(dir.resolve("node"));
+    }
+
     @BeforeEach
     void start() throws Exception {
-        tls = TlsMaterial.create(dir.resolve("node"));
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(ServerTls.context(tls)));
         server.createContext("/", exchange -> {
