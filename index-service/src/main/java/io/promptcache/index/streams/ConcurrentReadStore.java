@@ -115,9 +115,9 @@ public final class ConcurrentReadStore extends RocksDBStore {
      * The key's value, or null. RocksDB's Java {@code get} throws a C++ exception inside its JNI code for every key it
      * does not find (its {@code KVException}, caught there), and about half the reads here miss: a store's new keys,
      * its object's first record, a lookup's probes past the longest prefix. Under the issue-31 bench that unwinding
-     * was 2.5 % of the index's CPU samples (perf, docs/benchmarks.md, "RocksDB in the index"). {@code keyMayExist} answers a miss without it, and a key it finds
-     * in memory (memtables, block cache) with its value; a key that may exist but is not in memory is read with
-     * {@code get}.
+     * was 2.5 % of the index's CPU samples (perf, docs/benchmarks.md, "RocksDB in the index"). {@code keyMayExist}
+     * answers a miss without it, and a key it finds in memory (memtables, block cache) with its value; a key that may
+     * exist but is not in memory is read with {@code get}.
      */
     static byte[] read(RocksDB db, ColumnFamilyHandle family, byte[] key) throws RocksDBException {
         Holder<byte[]> found = new Holder<>();

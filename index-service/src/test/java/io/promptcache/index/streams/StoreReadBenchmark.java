@@ -19,11 +19,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.BloomFilter;
-import org.rocksdb.DataBlockIndexType;
 import org.rocksdb.FlushOptions;
-import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -36,8 +32,8 @@ import io.promptcache.devservices.launcher.WorkDirectories;
  * memtable, one in an SST file whose block is cached. {@code read=get} is RocksDB's Java {@code get} (a C++ exception
  * inside its JNI code for every miss), {@code read=keyMayExist} is {@link ConcurrentReadStore#read} ({@code keyMayExist}
  * with the value, {@code get} only for a key that may exist but is not in memory); {@code memtableBloom} is the
- * memtables' whole-key bloom filter of {@code BlockCacheConfig}. The table settings are the replica's (Kafka Streams'
- * bloom filter, {@code BlockCacheConfig}'s block cache and hash index). Run:
+ * memtables' whole-key bloom filter of {@code BlockCacheConfig}. The settings are the replica's
+ * ({@link ReplicaStoreOptions}). Run:
  * {@code ./mvnw -pl index-service -Proute-bench -DskipTests test-compile exec:exec -Djmh.args=StoreRead}.
  */
 @State(Scope.Benchmark)
@@ -62,7 +58,6 @@ public class StoreReadBenchmark {
 
     private Path dir;
     private Options options;
-    private LRUCache cache;
     private RocksDB db;
     private byte[][] missing;
     private byte[][] inMemtable;
@@ -73,12 +68,8 @@ public class StoreReadBenchmark {
     public void open() throws IOException, RocksDBException {
         RocksDB.loadLibrary();
         dir = Files.createTempDirectory("store-read-bench");
-        cache = new LRUCache(256L << 20, -1, false, 0.1);
-        BlockBasedTableConfig table = new BlockBasedTableConfig().setFilterPolicy(new BloomFilter())
-                .setBlockCache(cache).setCacheIndexAndFilterBlocks(true).setPinTopLevelIndexAndFilter(true)
-                .setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash);
-        options = new Options().setCreateIfMissing(true).setTableFormatConfig(table).setWriteBufferSize(64L << 20)
-                .setMemtablePrefixBloomSizeRatio(memtableBloom ? 0.1 : 0).setMemtableWholeKeyFiltering(memtableBloom);
+        // a memtable large enough to hold the keys meant to stay in it
+        options = ReplicaStoreOptions.of(memtableBloom).setWriteBufferSize(64L << 20);
         db = RocksDB.open(options, dir.toString());
         Random random = new Random(1);
         byte[] value = new byte[VALUE_BYTES];
@@ -118,7 +109,6 @@ public class StoreReadBenchmark {
     public void close() {
         db.close();
         options.close();
-        cache.close();
         WorkDirectories.delete(dir);
     }
 

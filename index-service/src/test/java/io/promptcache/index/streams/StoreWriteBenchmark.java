@@ -19,8 +19,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.BloomFilter;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -64,10 +62,7 @@ public class StoreWriteBenchmark {
     public void open() throws IOException, RocksDBException {
         RocksDB.loadLibrary();
         dir = Files.createTempDirectory("store-write-bench");
-        options = new Options().setCreateIfMissing(true)
-                .setTableFormatConfig(new BlockBasedTableConfig().setFilterPolicy(new BloomFilter()))
-                .setMemtablePrefixBloomSizeRatio(BlockCacheConfig.MEMTABLE_BLOOM_RATIO)
-                .setMemtableWholeKeyFiltering(true);
+        options = ReplicaStoreOptions.of(true);
         write = new WriteOptions().setDisableWAL(true);
         db = RocksDB.open(options, dir.toString());
         random.nextBytes(value);
