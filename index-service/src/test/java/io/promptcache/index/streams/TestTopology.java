@@ -7,6 +7,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.topic.TopicCatalog;
@@ -33,6 +35,20 @@ final class TestTopology implements AutoCloseable {
     <K, V> TestInputTopic<K, V> input(TopicSpec<K, V> topic) {
         return driver.createInputTopic(CATALOG.name(topic), topic.keySerde().serializer(),
                 topic.valueSerde().serializer());
+    }
+
+    /**
+     * The entries a store holds, counted one by one: a RocksDB store's {@code approximateNumEntries} is RocksDB's
+     * estimate (puts minus deletes across memtables and files), not 0 once every key is deleted.
+     */
+    static long entries(KeyValueStore<?, ?> store) {
+        long entries = 0;
+        try (KeyValueIterator<?, ?> all = store.all()) {
+            for (; all.hasNext(); all.next()) {
+                entries++;
+            }
+        }
+        return entries;
     }
 
     @Override
