@@ -17,8 +17,8 @@
 #   `perf sched latency` per thread (perf-sched.txt);
 #   PERF_NODE=<seconds>: `perf record -g` of the storage node for that long from 180 s into the bench (kernel, native and,
 #   through the JVM's perf map, Java frames), then `perf report` by shared object and by symbol (perf-node.txt);
-#   PERF_INDEX=<seconds>, PERF_GC=<seconds>: the same of the index replica, of the gc-processor (perf-index.txt,
-#   perf-gc.txt); PERF_KEEP=1 keeps the perf data there too;
+#   PERF_INDEX=<seconds>, PERF_GC=<seconds>, PERF_BROKER=<seconds>: the same of the index replica, of the gc-processor,
+#   of the broker (perf-index.txt, perf-gc.txt, perf-broker.txt); PERF_KEEP=1 keeps the perf data there too;
 #   JAR=<promptcache-stack.jar>: the launcher that runs `up` and `bench` (default <checkout>/stack/target/...);
 #   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory);
 #   KEEP_DATA=1: the stack's data directory (/tmp/prof-data-<label>) is kept.
@@ -74,9 +74,10 @@ if [[ -n ${PERF_SCHED:-} ]]; then
     rm -f /tmp/perf-sched-$LABEL.data ) &
   P=$!
 fi
-# perf_of <name> <port> <seconds>: `perf record -g` of the service on <port> from 180 s into the bench (perf-<name>.txt)
+# perf_of <name> <pattern> <seconds>: `perf record -g` of the JVM whose command line has <pattern> (a service:
+# "http.port=<port> "; the broker: BrokerMain) from 180 s into the bench (perf-<name>.txt)
 perf_of() {
-  ( sleep 180; pid=$(for p in $(pgrep -f quarkus-run); do tr '\0' ' ' < /proc/$p/cmdline | grep -q "http.port=$2 " && echo $p; done | head -1)
+  ( sleep 180; pid=$(for p in $(pgrep -f "quarkus-run|BrokerMain"); do tr '\0' ' ' < /proc/$p/cmdline | grep -q -- "$2" && echo $p; done | head -1)
     perf record -g -F 499 -p $pid -o /tmp/perf-$1-$LABEL.data -- sleep $3 > /dev/null 2>&1
     jcmd $pid Compiler.perfmap > /dev/null 2>&1
     { echo "# perf record -g -F 499 -p <$1> for $3 s from 180 s; by shared object, then by symbol (self)"
@@ -86,9 +87,10 @@ perf_of() {
     [[ -n ${PERF_KEEP:-} ]] && cp /tmp/perf-$1-$LABEL.data $OUT/ ; rm -f /tmp/perf-$1-$LABEL.data ) &
 }
 PERFS=()
-[[ -n ${PERF_NODE:-} ]] && { perf_of node 9000 $PERF_NODE; PERFS+=($!); }
-[[ -n ${PERF_INDEX:-} ]] && { perf_of index 8080 $PERF_INDEX; PERFS+=($!); }
-[[ -n ${PERF_GC:-} ]] && { perf_of gc 8090 $PERF_GC; PERFS+=($!); }
+[[ -n ${PERF_NODE:-} ]] && { perf_of node "http.port=9000 " $PERF_NODE; PERFS+=($!); }
+[[ -n ${PERF_INDEX:-} ]] && { perf_of index "http.port=8080 " $PERF_INDEX; PERFS+=($!); }
+[[ -n ${PERF_GC:-} ]] && { perf_of gc "http.port=8090 " $PERF_GC; PERFS+=($!); }
+[[ -n ${PERF_BROKER:-} ]] && { perf_of broker BrokerMain $PERF_BROKER; PERFS+=($!); }
 while kill -0 $B 2>/dev/null; do
   now=$(( $(date +%s) - T0 ))
   for p in $(pgrep -f "quarkus-run|BrokerMain|promptcache-stack.jar bench"); do

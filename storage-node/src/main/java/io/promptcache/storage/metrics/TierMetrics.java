@@ -55,6 +55,11 @@ public class TierMetrics {
                 .register(registry);
         counter(registry, "promptcache.storage.reclaim.waits", s, TierStats::reclaimWaits,
                 "Writes that found nothing marked to delete and waited for the GC to mark more (reclaim-wait)");
+        counter(registry, "promptcache.storage.room.writes", s, TierStats::roomWrites,
+                "Writes whose bytes did not fit at once and made room first (deleting marked or own objects)");
+        FunctionCounter.builder("promptcache.storage.room", s, TierStats::roomSeconds).baseUnit("seconds")
+                .description("Time writes spent making room before their bytes fit (their share of a PUT's time)")
+                .register(registry);
         counter(registry, "promptcache.storage.trimmed.files", s, TierStats::trimmed,
                 "Body files cut short because no object reads their tail any more");
         FunctionCounter.builder("promptcache.storage.deletes", s, TierStats::deletes).tag("found", "true")

@@ -58,6 +58,19 @@ final class Capacity {
      * deletes to free room (never on an event loop), then refuses with {@code InsufficientStorage}.
      */
     void reserve(long bytes) {
+        if (allocation.tryReserve(bytes)) {
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            makeRoom(bytes);
+        } finally {
+            stats.roomWrites.increment();
+            stats.roomNanos.add(System.nanoTime() - start);
+        }
+    }
+
+    private void makeRoom(long bytes) {
         long deadline = 0;
         while (!allocation.tryReserve(bytes)) {
             if (options.reclaimOnDemand() && (reclaimOne() || evictOwn())) {

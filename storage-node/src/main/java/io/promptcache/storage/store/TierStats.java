@@ -17,17 +17,19 @@ public final class TierStats {
     final LongAdder trimmed = new LongAdder();
     final LongAdder deletes = new LongAdder();
     final LongAdder deletesOfAbsent = new LongAdder();
+    final LongAdder roomWrites = new LongAdder();
+    final LongAdder roomNanos = new LongAdder();
 
     TierStats(Tiers tiers) {
         this.tiers = tiers;
     }
 
-    /** Objects the GC had evicted, deleted before the end of their grace window to make room for a write. */
     /** Objects this node deleted for room on its own (nothing the GC marked was left). */
     public long selfEvicted() {
         return selfEvicted.sum();
     }
 
+    /** Objects the GC had evicted, deleted before the end of their grace window to make room for a write. */
     public long reclaimedEarly() {
         return reclaimedEarly.sum();
     }
@@ -35,6 +37,16 @@ public final class TierStats {
     /** Writes that found nothing marked to delete and waited for the GC to mark more (refused or not after). */
     public long reclaimWaits() {
         return reclaimWaits.sum();
+    }
+
+    /** Writes whose bytes did not fit at once: they made room (or waited for it, or were refused). */
+    public long roomWrites() {
+        return roomWrites.sum();
+    }
+
+    /** Seconds those writes spent making room (deleting marked or own objects, waiting for marks). */
+    public double roomSeconds() {
+        return roomNanos.sum() / 1e9;
     }
 
     /** DELETEs that removed an object (S3 DeleteObject of a key that was there). */

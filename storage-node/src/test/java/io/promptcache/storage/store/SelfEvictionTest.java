@@ -61,6 +61,8 @@ class SelfEvictionTest {
                     && ReclaimTest.exists(store, "someone-else/file.bin"))
                     .isTrue();
             assertThat(store.tierStats().selfEvicted()).isEqualTo(2);
+            assertThat(store.tierStats().roomWrites()).as("the writes that made room first").isEqualTo(2);
+            assertThat(store.tierStats().roomSeconds()).isPositive();
             assertThat(store.reclaimed().recent(System.currentTimeMillis())).extracting(ReclaimLog.Entry::key)
                     .containsExactlyInAnyOrder(first, third);
 
