@@ -43,6 +43,15 @@ public final class Tombstones {
         return record.toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED).setTombstone(tombstone).build();
     }
 
+    /**
+     * Whether {@code record} is a tombstone every node of which said it no longer holds the object: no DELETE is
+     * left to send anywhere.
+     */
+    public static boolean goneFromEveryNode(ObjectRecord record) {
+        return record.getState() == ObjectState.OBJECT_STATE_TOMBSTONED && record.getNodesCount() > 0
+                && record.getTombstone().getDeletedOnList().containsAll(record.getNodesList());
+    }
+
     private static Tombstone.Builder next(ObjectRecord record, TombstoneReason reason, long deleteAfterMs,
             String decidedBy) {
         long epoch = record.hasTombstone() ? record.getTombstone().getEpoch() + 1 : 1;

@@ -41,4 +41,20 @@ class TombstonesTest {
         assertThat(Tombstones.goneFrom(again, "node-2", TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, 9_500, "gc")
                 .getTombstone().getDeletedOnList()).containsExactly("node-2");
     }
+
+    @Test
+    void shouldSayAnObjectIsGoneOnlyWhenEveryNodeOfItsRecordSaidSo() {
+        ObjectRecord live = ObjectRecord.newBuilder().setKey("ns/o").setState(ObjectState.OBJECT_STATE_LIVE)
+                .addNodes("node-1").addNodes("node-2").build();
+        assertThat(Tombstones.goneFromEveryNode(live)).isFalse();
+        ObjectRecord fromOne = Tombstones.goneFrom(live, "node-2", TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET,
+                7_000, "gc");
+        assertThat(Tombstones.goneFromEveryNode(fromOne)).isFalse();
+        assertThat(Tombstones.goneFromEveryNode(Tombstones.goneFrom(fromOne, "node-1",
+                TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, 7_500, "gc"))).isTrue();
+        // a tombstone of a record that names no node is not "gone": nothing says where its bytes were
+        ObjectRecord nowhere = Tombstones.of(ObjectRecord.newBuilder().setKey("ns/p").build(),
+                TombstoneReason.TOMBSTONE_REASON_OWNER_DELETE, 1_000, "index-1");
+        assertThat(Tombstones.goneFromEveryNode(nowhere)).isFalse();
+    }
 }

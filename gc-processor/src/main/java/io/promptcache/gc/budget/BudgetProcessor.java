@@ -125,9 +125,13 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
     private void summary(ObjectId id, GcObject summary) {
         GcObject known = book.get(id);
         GcObject object = summary; // replaced below by the summary without its listed keys
+        // a store write that changes nothing is still a changelog record: writes follow the book, which mirrors the
+        // store (docs/architecture.md, "Fewer records from the GC")
         if (object == null) {
-            store.delete(id);
-            keys.delete(id);
+            if (known != null) {
+                store.delete(id);
+                keys.delete(id);
+            }
         } else {
             if (WrittenKeys.listed(object.record())) {
                 // an object's first summary: its keys are kept apart (its tombstones list them), once
@@ -142,7 +146,9 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
                     && object.record().getTombstone().getDeleteAfterMs() > 0) {
                 deleteLag.observe(object.record().getTombstone().getDeleteAfterMs(), context.currentSystemTimeMs());
             }
-            store.put(id, object);
+            if (!object.equals(known)) {
+                store.put(id, object);
+            }
         }
         book.put(id, object);
         if (known == null && object != null) {

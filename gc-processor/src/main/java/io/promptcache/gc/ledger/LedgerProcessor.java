@@ -28,6 +28,7 @@ import io.promptcache.gc.metrics.GcMetrics.Anomaly;
 import io.promptcache.gc.policy.GcObject;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.object.Tombstones;
 import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.ObjectRecord;
 
@@ -119,8 +120,9 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         LedgerEntry entry = ledger.get(id);
         if (newRecord == null) {
             if (entry != null) {
-                retractAll(id, keys.get(id));
-                forget(id, entry);
+                ObjectRecord listing = keys.get(id);
+                retractAll(id, listing);
+                forget(id, entry, listing != null);
             }
             return;
         }
@@ -147,12 +149,23 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             }
             long deleteAfter = newRecord.getTombstone().getDeleteAfterMs();
             long now = context.currentSystemTimeMs();
-            if ((entry == null || !entry.tombstoned()) && deleteAfter > now) {
-                // a hint for a grace window; an object due now (one a node reclaimed itself: gone already) is not
-                // marked, the next check deletes it
-                deleter.markReclaimable(id, newRecord, now);
+            if (deleteAfter <= now && Tombstones.goneFromEveryNode(newRecord)) {
+                // due now and gone from every node of its record (a node reclaimed it for room): phase two's next
+                // check would send no DELETE and report it deleted, so it is deleted here, without the grace queue
+                // (docs/architecture.md, "Fewer records from the GC")
+                if (updated.dueAtMs() != 0) {
+                    unqueue(id, updated.dueAtMs());
+                }
+                updated = updated.withRefs(0).withDeleted();
+                deleter.goneFromEveryNode(newRecord);
+            } else {
+                if ((entry == null || !entry.tombstoned()) && deleteAfter > now) {
+                    // a hint for a grace window; an object due now (one a node reclaimed itself: gone already) is
+                    // not marked, the next check deletes it
+                    deleter.markReclaimable(id, newRecord, now);
+                }
+                updated = schedule(id, updated.withRefs(0), deleteAfter, updated.deleteAttempts());
             }
-            updated = schedule(id, updated.withRefs(0), deleteAfter, updated.deleteAttempts());
         }
         ledger.put(id, updated);
         // the budget keeper learns the keys with the object's first summary (its tombstones must list them)
@@ -273,13 +286,18 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         return entry.withDue(dueAtMs, attempts);
     }
 
-    /** Drops every trace of {@code id} (after phase two, or when its record was nulled by someone else). */
-    void forget(ObjectId id, LedgerEntry entry) {
+    /**
+     * Drops every trace of {@code id} (after phase two, or when its record was nulled by someone else); its row in
+     * {@link #KEYS} only if it has one (a delete is a changelog record even when there is nothing to delete).
+     */
+    private void forget(ObjectId id, LedgerEntry entry, boolean listed) {
         if (entry.dueAtMs() != 0) {
             unqueue(id, entry.dueAtMs());
         }
         ledger.delete(id);
-        keys.delete(id);
+        if (listed) {
+            keys.delete(id);
+        }
         context.forward(new Record<>(null, new LedgerOutput.Summary(id, null), context.currentSystemTimeMs()));
     }
 

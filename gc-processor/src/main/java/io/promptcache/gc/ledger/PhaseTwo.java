@@ -146,6 +146,17 @@ public final class PhaseTwo {
         metrics.deleted(copies * SharedBytes.ownBytes(entry.record()));
     }
 
+    /**
+     * Counts what a check would have for a tombstone due now and gone from every node of its record, which the ledger
+     * marks deleted at once instead of queueing it: no DELETE, each copy skipped as gone.
+     */
+    void goneFromEveryNode(ObjectRecord record) {
+        for (int i = 0; i < record.getNodesCount(); i++) {
+            metrics.goneBeforeDelete();
+        }
+        metrics.deleted(0);
+    }
+
     private void retryLater(ObjectId id, LedgerEntry entry, long now) {
         int failures = entry.deleteAttempts() + 1;
         ledger.ledger().put(id, ledger.schedule(id, entry, now + schedule.retryDelayMs(failures), failures));

@@ -500,6 +500,47 @@ class GcTopologyTest {
     }
 
     @Test
+    void shouldRemoveAnObjectItsNodeReclaimedWithoutTheGraceQueueAndWithFewRecords() {
+        // Given: one store as this build's index writes it (its keys in its record), accessed once
+        Map<String, TestOutputTopic<byte[], byte[]>> internal = new HashMap<>();
+        for (String topic : List.of("gc-ledger-changelog", "gc-due-changelog", "gc-keys-changelog",
+                "gc-budget-changelog", "gc-budget-keys-changelog", TopologyProducer.BUDGET_TOPIC + "-repartition")) {
+            internal.put(topic, driver.createOutputTopic("gc-topology-test-" + topic, new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer()));
+        }
+        ObjectId id = ObjectId.generate();
+        objectsIn.pipeInput(id, keysInRecord(id, 100, T0, 700, 701, 702), now);
+        access.pipeInput(id, AccessEvent.newBuilder().setSchemaVersion(1).setObjectId(id.toString())
+                .setLastAccessMs(now + 1).build(), now);
+
+        // When: its node says it deleted it for room, and a few budget rounds and phase-two checks pass
+        reclaims.pipeInput(new NodeId("n1"), reclaim("n1", id), now);
+        advance(Duration.ofSeconds(3));
+
+        // Then: tombstoned (due now, gone from n1), deleted without a DELETE, and its record nulled; its keys go with
+        // the record (replicas derive them from it)
+        assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key, kv -> kv.value == null)
+                .containsExactly(tuple(id, false), tuple(id, true));
+        assertThat(storage.deletes()).isEmpty();
+        assertThat(prefixesOut.isEmpty()).isTrue();
+
+        // Then: the GC's own records for the object's whole life: no grace queue entry (it would be written and
+        // deleted), and no changelog write that changes nothing (a repeated value, a delete of an absent key)
+        Map<String, Integer> written = new HashMap<>();
+        internal.forEach((topic, out) -> written.put(topic, out.readRecordsToList().size()));
+        assertThat(written).containsEntry("gc-due-changelog", 0).containsEntry("gc-keys-changelog", 0);
+        // (the driver commits after every record, so the ledger's cache coalesces nothing here; 23 records before
+        // this change: the queue's entry and its removal, a second summary after phase two, repeated deletes)
+        // summaries: LIVE, accessed, tombstoned and deleted at once, nulled
+        assertThat(written).containsEntry(TopologyProducer.BUDGET_TOPIC + "-repartition", 4);
+        // the ledger: the same four states of its entry
+        assertThat(written).containsEntry("gc-ledger-changelog", 4);
+        // the budget keeper: LIVE, accessed, its tombstone, deleted, nulled (the ledger's null summary after that
+        // changes nothing); the keys the record lists: kept once, dropped once
+        assertThat(written).containsEntry("gc-budget-changelog", 5).containsEntry("gc-budget-keys-changelog", 2);
+    }
+
+    @Test
     void shouldApplyAReclaimThatCameBeforeItsObjectsFirstSummary() {
         // Given: n1 deleted an object the GC has not learned yet (its record is still on its way)
         ObjectId early = ObjectId.generate();

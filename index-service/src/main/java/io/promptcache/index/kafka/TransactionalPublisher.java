@@ -26,7 +26,10 @@ import io.promptcache.index.metrics.StorePhase;
 
 /**
  * Publishes a batch of records in one Kafka transaction: all become visible to {@code read_committed} readers
- * together, or none does. A pool of transactional producers (one transaction at a time each) serves concurrent
+ * together, or none does. A batch of one record (a store as this build writes it: its ObjectRecord alone; a
+ * tombstone) needs no transaction to be all or nothing: it is sent on the replica's idempotent producer, one
+ * acknowledged append, without the coordinator's round trips, its log records and the commit marker
+ * (docs/architecture.md, "One record, no transaction"). A pool of transactional producers (one transaction at a time each) serves concurrent
  * stores with <b>group commit</b>: a caller that finds a producer free commits every batch queued at that moment in
  * one transaction (its own included), so while the producers are busy, the stores that arrive meanwhile share the
  * next transaction instead of queueing for one each. A batch is never split: each caller's records are in one
@@ -51,6 +54,7 @@ public class TransactionalPublisher {
     private final ArrayDeque<Slot> free = new ArrayDeque<>();
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final LongAdder transactions = new LongAdder();
+    private final LongAdder sends = new LongAdder();
 
     TransactionalPublisher(KafkaProducers producers, IndexConfig config, MeterRegistry registry) {
         this.producers = producers;
@@ -62,6 +66,10 @@ public class TransactionalPublisher {
         FunctionCounter.builder("promptcache.store.transactions", transactions, LongAdder::sum)
                 .description("Kafka transactions committed for stores and tombstones (several stores share one when "
                         + "they arrive while every producer is busy)")
+                .register(registry);
+        FunctionCounter.builder("promptcache.store.sends", sends, LongAdder::sum)
+                .description("stores and tombstones published as one record on the idempotent producer, without a "
+                        + "transaction")
                 .register(registry);
     }
 
@@ -82,6 +90,10 @@ public class TransactionalPublisher {
      * @throws PublishException if Kafka did not commit within the timeout (nothing is visible then)
      */
     public void publish(List<ProducerRecord<byte[], byte[]>> records, PhaseListener phases) {
+        if (records.size() == 1) {
+            send(records.get(0), phases);
+            return;
+        }
         Pending own = new Pending(records, System.nanoTime());
         long deadline = own.queuedAt + timeout.toNanos();
         lock.lock();
@@ -122,6 +134,29 @@ public class TransactionalPublisher {
             lock.unlock();
         }
         own.report(phases);
+    }
+
+    /**
+     * One record, acknowledged by every in-sync replica ({@code acks=all}) and written once however often the
+     * producer retries (idempotence): what a transaction of one record guarantees, in one round trip. Concurrent
+     * sends share the producer's requests (its batches per partition) as transactions share a commit.
+     */
+    private void send(ProducerRecord<byte[], byte[]> record, PhaseListener phases) {
+        long start = System.nanoTime();
+        try {
+            producers.plain().send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            sends.increment();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PublishException("interrupted while the record was sent (it may be written)", e);
+        } catch (ExecutionException e) {
+            throw new PublishException(e.getCause() == null ? e.getMessage() : e.getCause().getMessage(), e);
+        } catch (RuntimeException | java.util.concurrent.TimeoutException e) {
+            throw new PublishException(e.getMessage(), e);
+        } finally {
+            phases.took(StorePhase.PRODUCER_WAIT, 0);
+            phases.took(StorePhase.TRANSACTION, System.nanoTime() - start);
+        }
     }
 
     /** Takes the queued batches one transaction carries: in arrival order, up to the record cap (at least one). */
@@ -302,7 +337,10 @@ public class TransactionalPublisher {
         }
     }
 
-    /** Kafka did not commit the transaction: nothing of it is visible. */
+    /**
+     * Kafka did not commit the transaction, or acknowledge the one record, in time: nothing of it is visible, unless
+     * what timed out was the last step (the commit, the acknowledgement), which may still complete.
+     */
     public static final class PublishException extends RuntimeException {
 
         private static final long serialVersionUID = 1L;

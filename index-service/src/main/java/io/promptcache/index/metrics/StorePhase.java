@@ -9,7 +9,8 @@ public enum StorePhase {
     NODE_WRITE("node_write", "the bytes written to the node: PutObject, or UploadPart (beside an overlapping "
             + "UploadPartCopy) and CompleteMultipartUpload"),
     PRODUCER_WAIT("producer_wait", "waiting for a free transactional producer"),
-    TRANSACTION("transaction", "the Kafka transaction: ObjectRecord and ADVERTISEs sent and committed");
+    TRANSACTION("transaction", "the Kafka transaction: ObjectRecord and ADVERTISEs sent and committed (a store of one "
+            + "record: its acknowledged send)");
 
     private final String tag;
     private final String description;

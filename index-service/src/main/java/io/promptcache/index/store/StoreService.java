@@ -354,8 +354,8 @@ public class StoreService {
     }
 
     /**
-     * The one transaction: the store's {@link StoreRecords} (its ObjectRecord LIVE, listing the keys of the blocks
-     * whose bytes it wrote); then visible to this replica.
+     * The store's {@link StoreRecords} (its ObjectRecord LIVE, listing the keys of the blocks whose bytes it wrote:
+     * one record, sent without a transaction; with ADVERTISEs, one transaction); then visible to this replica.
      */
     private StoreOutcome commit(StorePlan plan, ObjectId id, List<NodeStatus> copies, String key,
             Continuation continuation) {
@@ -373,7 +373,7 @@ public class StoreService {
             LOG.warn("Store of {} not published ({}); its {} bytes on node {} are left to the GC's orphan sweep",
                     id, e.getMessage(), plan.totalBytes(), node.getNodeId());
             throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE, "the object could not be registered: Kafka did not "
-                    + "commit the transaction in time; nothing was advertised", e);
+                    + "acknowledge its record in time", e);
         }
         // read-your-writes here, without waiting for the log
         stores.committed(id, written.object(), written.entries());
