@@ -25,18 +25,18 @@ import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.metrics.StorePhase;
 
 /**
- * Publishes a batch of records in one Kafka transaction: all become visible to {@code read_committed} readers
- * together, or none does. A batch of one record (a store as this build writes it: its ObjectRecord alone; a
- * tombstone) needs no transaction to be all or nothing: it is sent on the replica's idempotent producer, one
- * acknowledged append, without the coordinator's round trips, its log records and the commit marker
- * (docs/architecture.md, "One record, no transaction"). A pool of transactional producers (one transaction at a time each) serves concurrent
- * stores with <b>group commit</b>: a caller that finds a producer free commits every batch queued at that moment in
- * one transaction (its own included), so while the producers are busy, the stores that arrive meanwhile share the
- * next transaction instead of queueing for one each. A batch is never split: each caller's records are in one
- * transaction, all or nothing; a failed transaction fails every batch in it (nothing of any is visible). Fewer
- * transactions mean fewer coordinator round trips and transaction markers on every partition a transaction touched:
- * under load most of the broker's work per store (docs/architecture.md, "Group commit"). A producer whose
- * transaction failed is closed and replaced, so a broken one never serves twice.
+ * Publishes a batch of records in one Kafka transaction: all become visible to {@code read_committed} readers together,
+ * or none does. A batch of one record (a store as this build writes it: its ObjectRecord alone; a tombstone) needs no
+ * transaction to be all or nothing: it is sent on the replica's idempotent producer, one acknowledged append, without
+ * the coordinator's round trips, its log records and the commit marker (docs/architecture.md, "One record, no
+ * transaction"). A pool of transactional producers (one transaction at a time each) serves concurrent stores with
+ * <b>group commit</b>: a caller that finds a producer free commits every batch queued at that moment in one transaction
+ * (its own included), so while the producers are busy, the stores that arrive meanwhile share the next transaction
+ * instead of queueing for one each. A batch is never split: each caller's records are in one transaction, all or
+ * nothing; a failed transaction fails every batch in it (nothing of any is visible). Fewer transactions mean fewer
+ * coordinator round trips and transaction markers on every partition a transaction touched: under load most of the
+ * broker's work per store (docs/architecture.md, "Group commit"). A producer whose transaction failed is closed and
+ * replaced, so a broken one never serves twice.
  */
 @ApplicationScoped
 public class TransactionalPublisher {
@@ -74,9 +74,9 @@ public class TransactionalPublisher {
     }
 
     /**
-     * Sends {@code records} in one transaction and commits it.
+     * Sends {@code records} in one transaction and commits it (one record: sends it, without a transaction).
      *
-     * @throws PublishException if Kafka did not commit within the timeout (nothing is visible then)
+     * @throws PublishException if Kafka did not commit (acknowledge the one record) within the timeout
      */
     public void publish(List<ProducerRecord<byte[], byte[]>> records) {
         publish(records, (phase, nanos) -> {
@@ -87,7 +87,7 @@ public class TransactionalPublisher {
      * Sends {@code records} in one transaction (shared with other callers' batches queued at the same time) and
      * commits it, telling {@code phases} how long it waited for a producer and how long the transaction took.
      *
-     * @throws PublishException if Kafka did not commit within the timeout (nothing is visible then)
+     * @throws PublishException if Kafka did not commit (acknowledge the one record) within the timeout
      */
     public void publish(List<ProducerRecord<byte[], byte[]>> records, PhaseListener phases) {
         if (records.size() == 1) {

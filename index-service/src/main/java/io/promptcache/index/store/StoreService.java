@@ -373,7 +373,7 @@ public class StoreService {
             LOG.warn("Store of {} not published ({}); its {} bytes on node {} are left to the GC's orphan sweep",
                     id, e.getMessage(), plan.totalBytes(), node.getNodeId());
             throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE, "the object could not be registered: Kafka did not "
-                    + "acknowledge its record in time", e);
+                    + "acknowledge its records in time", e);
         }
         // read-your-writes here, without waiting for the log
         stores.committed(id, written.object(), written.entries());

@@ -55,7 +55,7 @@ class KafkaDownStoreTest {
             long start = System.nanoTime();
             Api.store(ns, prompt, 100, Api.randomBytes(800, 3)).statusCode(503)
                     .header("Retry-After", notNullValue()).body("error", equalTo("KafkaUnavailable"))
-                    .body("message", containsString("Kafka did not acknowledge its record in time"));
+                    .body("message", containsString("Kafka did not acknowledge its records in time"));
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
             Api.lookup(ns, prompt).statusCode(200).body("hit", equalTo(false));
 
