@@ -28,7 +28,7 @@
 # Also saved at the end: the index's lookup, event loop and store metrics, the gc-processor's own metrics and its
 # Kafka clients' record counts (gc-metrics.txt), the storage node's S3 request histograms (node-metrics.txt), its store's
 # counters (node-storage-metrics.txt) and every topic's end offsets, changelogs and repartition topics included
-# (topic-records.txt, TopicRecords.java: records written plus the transactions' commit markers).
+# (topic-records.txt, ../issue31-synthetic-after/Offsets.java: records written plus the transactions' commit markers).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 LABEL=$1; HOME_DIR=$2; DUR=${3:-300}
@@ -111,7 +111,7 @@ curl -s localhost:8090/q/metrics | grep -E "^(promptcache_gc|kafka_consumer_fetc
 curl -s localhost:9000/q/metrics | grep -E "^promptcache_s3_requests_seconds_(bucket|count|sum)\{.*operation=\"(put_object|upload_part|complete_multipart_upload|get_object|copy_object)\",outcome=\"success\"" > $OUT/node-metrics.txt
 curl -s localhost:9000/q/metrics | grep -E "^promptcache_storage" > $OUT/node-storage-metrics.txt
 bootstrap=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['bootstrap'])" $OUT/stack.json)
-java -cp $JAR $here/TopicRecords.java $bootstrap > $OUT/topic-records.txt 2>/dev/null
+java -cp $JAR $here/../issue31-synthetic-after/Offsets.java $bootstrap --internal > $OUT/topic-records.txt 2>/dev/null
 kill -TERM $UP; wait $UP
 [[ -n ${KEEP_DATA:-} ]] || rm -rf $DATA
 python3 $here/../issue31-listed-keys/cpu-window.py $OUT > $OUT/cpu.txt

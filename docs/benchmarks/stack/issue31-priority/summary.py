@@ -24,8 +24,8 @@ def summary(run):
     path = os.path.join(run, "topic-records.txt")
     if os.path.exists(path):
         for line in open(path):
-            count, topic = line.split("\t")
-            topics[topic.strip()] = int(count)
+            topic, count = line.split()
+            topics[topic] = int(count)
     last = {}
     for line in open(os.path.join(run, "jit.txt")):
         parts = line.split()

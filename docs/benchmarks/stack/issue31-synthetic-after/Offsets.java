@@ -2,11 +2,16 @@ import java.util.*;
 import org.apache.kafka.clients.admin.*;
 import org.apache.kafka.common.*;
 
-/** Prints the sum of the end offsets of every topic (records ever written), one line per topic. */
+/**
+ * Prints the sum of the end offsets of every topic (records ever written, whatever compaction removed since, plus the
+ * transactions' commit markers), one line per topic. With a second argument {@code --internal}, Kafka's own topics
+ * too ({@code __transaction_state}, {@code __consumer_offsets}).
+ */
 public class Offsets {
     public static void main(String[] args) throws Exception {
+        boolean internal = args.length > 1 && args[1].equals("--internal");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]))) {
-            Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(false)).names().get();
+            Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(internal)).names().get();
             Map<TopicPartition, OffsetSpec> req = new HashMap<>();
             for (TopicDescription d : admin.describeTopics(topics).allTopicNames().get().values()) {
                 for (TopicPartitionInfo p : d.partitions()) {

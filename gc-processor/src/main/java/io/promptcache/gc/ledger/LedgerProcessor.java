@@ -153,9 +153,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
                 // due now and gone from every node of its record (a node reclaimed it for room): phase two's next
                 // check would send no DELETE and report it deleted, so it is deleted here, without the grace queue
                 // (docs/architecture.md, "Fewer records from the GC")
-                if (updated.dueAtMs() != 0) {
-                    unqueue(id, updated.dueAtMs());
-                }
+                unqueueIfDue(id, updated);
                 updated = updated.withRefs(0).withDeleted();
                 deleter.goneFromEveryNode(newRecord);
             } else {
@@ -267,9 +265,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
      * once no LIVE object reads the bytes it wrote; the keys are nulled then, in {@link #objectChanged}).
      */
     void deleted(ObjectId id, LedgerEntry entry) {
-        if (entry.dueAtMs() != 0) {
-            unqueue(id, entry.dueAtMs());
-        }
+        unqueueIfDue(id, entry);
         LedgerEntry updated = entry.withDeleted();
         ledger.put(id, updated);
         summarize(id, updated);
@@ -277,9 +273,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
 
     /** Puts {@code id} in the grace queue at {@code dueAtMs} (moving it if it was queued already). */
     LedgerEntry schedule(ObjectId id, LedgerEntry entry, long dueAtMs, int attempts) {
-        if (entry.dueAtMs() != 0) {
-            unqueue(id, entry.dueAtMs());
-        }
+        unqueueIfDue(id, entry);
         due.put(dueKey(dueAtMs, id), new byte[0]);
         queued++;
         metrics.graceQueue(1);
@@ -291,9 +285,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
      * {@link #KEYS} only if it has one (a delete is a changelog record even when there is nothing to delete).
      */
     private void forget(ObjectId id, LedgerEntry entry, boolean listed) {
-        if (entry.dueAtMs() != 0) {
-            unqueue(id, entry.dueAtMs());
-        }
+        unqueueIfDue(id, entry);
         ledger.delete(id);
         if (listed) {
             keys.delete(id);
@@ -304,6 +296,13 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
     /** Removes a queue entry that no longer matches its object. */
     void dropDue(ObjectId id, long dueAtMs) {
         unqueue(id, dueAtMs);
+    }
+
+    /** Takes {@code id} out of the grace queue if {@code entry} has it there. */
+    private void unqueueIfDue(ObjectId id, LedgerEntry entry) {
+        if (entry.dueAtMs() != 0) {
+            unqueue(id, entry.dueAtMs());
+        }
     }
 
     private void unqueue(ObjectId id, long dueAtMs) {

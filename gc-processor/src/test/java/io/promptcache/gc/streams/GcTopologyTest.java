@@ -29,6 +29,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.promptcache.gc.budget.BudgetProcessor;
 import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.ledger.DeleteSchedule;
+import io.promptcache.gc.ledger.LedgerProcessor;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.policy.Policy;
 import io.promptcache.gc.storage.NodeStorage;
@@ -502,9 +503,14 @@ class GcTopologyTest {
     @Test
     void shouldRemoveAnObjectItsNodeReclaimedWithoutTheGraceQueueAndWithFewRecords() {
         // Given: one store as this build's index writes it (its keys in its record), accessed once
+        String ledger = LedgerProcessor.LEDGER + "-changelog";
+        String due = LedgerProcessor.DUE + "-changelog";
+        String ledgerKeys = LedgerProcessor.KEYS + "-changelog";
+        String budget = BudgetProcessor.STORE + "-changelog";
+        String budgetKeys = BudgetProcessor.KEYS + "-changelog";
+        String summaries = TopologyProducer.BUDGET_TOPIC + "-repartition";
         Map<String, TestOutputTopic<byte[], byte[]>> internal = new HashMap<>();
-        for (String topic : List.of("gc-ledger-changelog", "gc-due-changelog", "gc-keys-changelog",
-                "gc-budget-changelog", "gc-budget-keys-changelog", TopologyProducer.BUDGET_TOPIC + "-repartition")) {
+        for (String topic : List.of(ledger, due, ledgerKeys, budget, budgetKeys, summaries)) {
             internal.put(topic, driver.createOutputTopic("gc-topology-test-" + topic, new ByteArrayDeserializer(),
                     new ByteArrayDeserializer()));
         }
@@ -528,16 +534,16 @@ class GcTopologyTest {
         // deleted), and no changelog write that changes nothing (a repeated value, a delete of an absent key)
         Map<String, Integer> written = new HashMap<>();
         internal.forEach((topic, out) -> written.put(topic, out.readRecordsToList().size()));
-        assertThat(written).containsEntry("gc-due-changelog", 0).containsEntry("gc-keys-changelog", 0);
+        assertThat(written).containsEntry(due, 0).containsEntry(ledgerKeys, 0);
         // (the driver commits after every record, so the ledger's cache coalesces nothing here; 23 records before
         // this change: the queue's entry and its removal, a second summary after phase two, repeated deletes)
         // summaries: LIVE, accessed, tombstoned and deleted at once, nulled
-        assertThat(written).containsEntry(TopologyProducer.BUDGET_TOPIC + "-repartition", 4);
+        assertThat(written).containsEntry(summaries, 4);
         // the ledger: the same four states of its entry
-        assertThat(written).containsEntry("gc-ledger-changelog", 4);
+        assertThat(written).containsEntry(ledger, 4);
         // the budget keeper: LIVE, accessed, its tombstone, deleted, nulled (the ledger's null summary after that
         // changes nothing); the keys the record lists: kept once, dropped once
-        assertThat(written).containsEntry("gc-budget-changelog", 5).containsEntry("gc-budget-keys-changelog", 2);
+        assertThat(written).containsEntry(budget, 5).containsEntry(budgetKeys, 2);
     }
 
     @Test
