@@ -18,7 +18,8 @@
 #   PERF_NODE=<seconds>: `perf record -g` of the storage node for that long from 180 s into the bench (kernel, native and,
 #   through the JVM's perf map, Java frames), then `perf report` by shared object and by symbol (perf-node.txt);
 #   PERF_INDEX=<seconds>, PERF_GC=<seconds>, PERF_BROKER=<seconds>: the same of the index replica, of the gc-processor,
-#   of the broker (perf-index.txt, perf-gc.txt, perf-broker.txt); PERF_KEEP=1 keeps the perf data there too;
+#   of the broker (perf-index.txt, perf-gc.txt, perf-broker.txt); PERF_BENCH=<seconds>: the same of the bench client
+#   (perf-bench.txt); PERF_KEEP=1 keeps the perf data there too;
 #   JAR=<promptcache-stack.jar>: the launcher that runs `up` and `bench` (default <checkout>/stack/target/...);
 #   OUT_ROOT=<dir>: where the <label> directory goes (default this script's directory);
 #   KEEP_DATA=1: the stack's data directory (/tmp/prof-data-<label>) is kept.
@@ -79,7 +80,7 @@ fi
 # perf_of <name> <pattern> <seconds>: `perf record -g` of the JVM whose command line has <pattern> (a service:
 # "http.port=<port> "; the broker: BrokerMain) from 180 s into the bench (perf-<name>.txt)
 perf_of() {
-  ( sleep 180; pid=$(for p in $(pgrep -f "quarkus-run|BrokerMain"); do tr '\0' ' ' < /proc/$p/cmdline | grep -q -- "$2" && echo $p; done | head -1)
+  ( sleep 180; pid=$(for p in $(pgrep -f "quarkus-run|BrokerMain|promptcache-stack.jar bench"); do tr '\0' ' ' < /proc/$p/cmdline | grep -q -- "$2" && echo $p; done | head -1)
     perf record -g -F 499 -p $pid -o /tmp/perf-$1-$LABEL.data -- sleep $3 > /dev/null 2>&1
     jcmd $pid Compiler.perfmap > /dev/null 2>&1
     { echo "# perf record -g -F 499 -p <$1> for $3 s from 180 s; by shared object, then by symbol (self)"
@@ -93,6 +94,7 @@ PERFS=()
 [[ -n ${PERF_INDEX:-} ]] && { perf_of index "http.port=8080 " $PERF_INDEX; PERFS+=($!); }
 [[ -n ${PERF_GC:-} ]] && { perf_of gc "http.port=8090 " $PERF_GC; PERFS+=($!); }
 [[ -n ${PERF_BROKER:-} ]] && { perf_of broker BrokerMain $PERF_BROKER; PERFS+=($!); }
+[[ -n ${PERF_BENCH:-} ]] && { perf_of bench "promptcache-stack.jar bench" $PERF_BENCH; PERFS+=($!); }
 while kill -0 $B 2>/dev/null; do
   now=$(( $(date +%s) - T0 ))
   for p in $(pgrep -f "quarkus-run|BrokerMain|promptcache-stack.jar bench"); do
@@ -114,4 +116,4 @@ bootstrap=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['boo
 java -cp $JAR $here/../issue31-synthetic-after/Offsets.java $bootstrap --internal > $OUT/topic-records.txt 2>/dev/null
 kill -TERM $UP; wait $UP
 [[ -n ${KEEP_DATA:-} ]] || rm -rf $DATA
-python3 $here/../issue31-listed-keys/cpu-window.py $OUT > $OUT/cpu.txt
+python3 $here/../issue31-listed-keys/cpu-window.py $OUT 120 $((DUR + 1)) > $OUT/cpu.txt

@@ -118,21 +118,21 @@ final class Driver {
             report.latency(Report.Op.LOOKUP, System.nanoTime() - t0);
             int matched = 0;
             if (lookup.hit()) {
-                byte[] bytes = load(index, lookup);
-                if (bytes != null && !payload.matches(bytes, request.blockIds(), lookup.blocks())) {
+                KvPayload.Check got = load(index, lookup, request);
+                if (got != null && !got.matches()) {
                     report.error("get_wrong_bytes",
                             "object " + lookup.objectId() + ": the range GET returned other bytes");
                     return;
                 }
-                matched = bytes == null ? 0 : lookup.blocks();
+                matched = got == null ? 0 : lookup.blocks();
             }
             report.request(request, workload.blockSize(), matched);
             if (matched < request.blocks()) {
-                byte[] kv = payload.object(request.blockIds());
                 long t2 = System.nanoTime();
-                IndexApi.Stored stored = api.store(index, ns, request, kv, payload.bytesPerBlock(), matched);
+                IndexApi.Stored stored = api.store(index, ns, request, payload, matched);
                 report.latency(Report.Op.STORE, System.nanoTime() - t2);
-                report.stored(kv.length, stored, (request.blocks() - matched) * payload.bytesPerBlock());
+                long bytesPerBlock = payload.bytesPerBlock();
+                report.stored(request.blocks() * bytesPerBlock, stored, (request.blocks() - matched) * bytesPerBlock);
             }
         } catch (IndexApi.CallFailed e) {
             report.error(e.kind(), e.getMessage());
@@ -140,16 +140,17 @@ final class Driver {
     }
 
     /**
-     * The one range GET of a hit; null when the node answered 404 (the object went between lookup and GET): a miss,
-     * reported with {@code invalidate}, never an error, as an engine connector does.
+     * The one range GET of a hit, its bytes checked as they arrive; null when the node answered 404 (the object went
+     * between lookup and GET): a miss, reported with {@code invalidate}, never an error, as an engine connector does.
      */
-    private byte[] load(String index, IndexApi.Lookup lookup) throws IndexApi.CallFailed {
+    private KvPayload.Check load(String index, IndexApi.Lookup lookup, BenchRequest request)
+            throws IndexApi.CallFailed {
         long t1 = System.nanoTime();
         try {
-            byte[] bytes = api.get(lookup);
+            KvPayload.Check got = api.check(lookup, payload, request.blockIds());
             report.latency(Report.Op.GET, System.nanoTime() - t1);
-            report.read(bytes.length);
-            return bytes;
+            report.read(got.bytes());
+            return got;
         } catch (IndexApi.CallFailed e) {
             if (!e.kind().equals("get_404")) {
                 throw e;

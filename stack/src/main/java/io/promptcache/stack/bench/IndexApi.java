@@ -9,12 +9,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -140,12 +141,33 @@ public final class IndexApi {
      * of each in turn (the first failure is thrown if every copy fails).
      */
     public byte[] get(Lookup hit) throws CallFailed {
+        return fromAnyCopy(hit, location -> rangeGet(hit, location, HttpResponse.BodySubscribers::ofByteArray));
+    }
+
+    /**
+     * The same GET, its bytes checked against the first {@code hit.blocks()} blocks of {@code blockIds} as they
+     * arrive ({@link KvPayload.Check}) instead of held: what a load generator reading a hit's whole range needs.
+     */
+    public KvPayload.Check check(Lookup hit, KvPayload payload, long[] blockIds) throws CallFailed {
+        return fromAnyCopy(hit, location -> rangeGet(hit, location, () -> {
+            KvPayload.Check check = payload.check(blockIds, hit.blocks());
+            return HttpResponse.BodySubscribers.fromSubscriber(new Checking(check), checking -> check);
+        }));
+    }
+
+    /** A read of one copy of an object, at its location. */
+    private interface CopyRead<T> {
+
+        T read(String location) throws CallFailed;
+    }
+
+    private static <T> T fromAnyCopy(Lookup hit, CopyRead<T> read) throws CallFailed {
         try {
-            return get(hit, hit.location());
+            return read.read(hit.location());
         } catch (CallFailed first) {
             for (String alternate : hit.alternates()) {
                 try {
-                    return get(hit, alternate);
+                    return read.read(alternate);
                 } catch (CallFailed ignored) {
                     // the next copy, if any
                 }
@@ -154,18 +176,61 @@ public final class IndexApi {
         }
     }
 
-    private byte[] get(Lookup hit, String location) throws CallFailed {
-        HttpResponse<byte[]> response = exchange("get", HttpRequest.newBuilder(URI.create(location))
-                .timeout(getTimeout).header("Range", hit.range()).GET(), HttpResponse.BodyHandlers.ofByteArray());
-        if (response.statusCode() != 206 && response.statusCode() != 200) {
-            String error = new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);
+    /** A range GET's answer: on 200/206 what the body subscriber made of it, otherwise the error body. */
+    private record Got<T>(T body, byte[] error) {
+    }
+
+    private <T> T rangeGet(Lookup hit, String location, Supplier<HttpResponse.BodySubscriber<T>> onSuccess)
+            throws CallFailed {
+        HttpResponse<Got<T>> response = exchange("get", HttpRequest.newBuilder(URI.create(location))
+                .timeout(getTimeout).header("Range", hit.range()).GET(),
+                info -> succeeded(info.statusCode())
+                        ? HttpResponse.BodySubscribers.mapping(onSuccess.get(), body -> new Got<>(body, null))
+                        : HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(),
+                                error -> new Got<T>(null, error)));
+        if (!succeeded(response.statusCode())) {
+            String error = new String(response.body().error(), java.nio.charset.StandardCharsets.UTF_8);
             // the node says so of an eviction candidate it deleted for room (storage-node README, "Room on demand")
             throw new CallFailed("get_" + response.statusCode(),
                     error.contains(NodeMarkers.RECLAIMED) ? "reclaimed" : null,
                     "range GET answered " + response.statusCode() + ": " + error.substring(0, Math.min(300,
                             error.length())));
         }
-        return response.body();
+        return response.body().body();
+    }
+
+    private static boolean succeeded(int status) {
+        return status == 206 || status == 200;
+    }
+
+    /** Feeds a body's buffers to a {@link KvPayload.Check} as they arrive. */
+    private static final class Checking implements Flow.Subscriber<List<ByteBuffer>> {
+
+        private final KvPayload.Check check;
+
+        Checking(KvPayload.Check check) {
+            this.check = check;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            buffers.forEach(check::accept);
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            // the exchange fails with it (an IOException from send)
+        }
+
+        @Override
+        public void onComplete() {
+            // the finisher returns the check
+        }
     }
 
     /**
@@ -183,17 +248,36 @@ public final class IndexApi {
     public Stored store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock, int fromBlock)
             throws CallFailed {
         try {
-            return store(index, ns, request, kv, bytesPerBlock, fromBlock, "store");
+            return store(index, ns, request, kv, (int) (fromBlock * bytesPerBlock), bytesPerBlock, fromBlock);
         } catch (CallFailed e) {
             if (fromBlock == 0 || !e.kind().equals("store_409")) {
                 throw e;
             }
-            return store(index, ns, request, kv, bytesPerBlock, 0, "store");
+            return store(index, ns, request, kv, 0, bytesPerBlock, 0);
         }
     }
 
-    private Stored store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock,
-            int fromBlock, String op) throws CallFailed {
+    /**
+     * The same store with the KV bytes of {@code payload}, only those of the blocks sent built (all of them only
+     * when the index answers 409 and the whole prompt is sent).
+     */
+    public Stored store(String index, String ns, BenchRequest request, KvPayload payload, int fromBlock)
+            throws CallFailed {
+        try {
+            return store(index, ns, request, payload.blocks(request.blockIds(), fromBlock), 0,
+                    payload.bytesPerBlock(), fromBlock);
+        } catch (CallFailed e) {
+            if (fromBlock == 0 || !e.kind().equals("store_409")) {
+                throw e;
+            }
+            return store(index, ns, request, payload.object(request.blockIds()), 0, payload.bytesPerBlock(), 0);
+        }
+    }
+
+    /** A one-shot store of blocks {@code fromBlock}.., whose bytes are {@code kv} from {@code offset} on. */
+    private Stored store(String index, String ns, BenchRequest request, byte[] kv, int offset, long bytesPerBlock,
+            int fromBlock) throws CallFailed {
+        String op = "store";
         Map<String, Object> head = new LinkedHashMap<>();
         // the token ids after the head, as they are (no base64 to write here or to read in the index)
         byte[] tokens = new byte[0];
@@ -209,11 +293,10 @@ public final class IndexApi {
         }
         byte[] headBytes = bytes(head);
         byte[] length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headBytes.length).array();
-        int skipped = (int) (fromBlock * bytesPerBlock);
-        HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.fromPublisher(
-                HttpRequest.BodyPublishers.ofByteArrays(List.of(length, headBytes, tokens,
-                        Arrays.copyOfRange(kv, skipped, kv.length))),
-                4L + headBytes.length + tokens.length + kv.length - skipped);
+        HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.concat(
+                HttpRequest.BodyPublishers.ofByteArray(length), HttpRequest.BodyPublishers.ofByteArray(headBytes),
+                HttpRequest.BodyPublishers.ofByteArray(tokens),
+                HttpRequest.BodyPublishers.ofByteArray(kv, offset, kv.length - offset));
         JsonNode answer = json(op, send(op, toIndex(index + "/v1/namespaces/" + ns + "/objects")
                 .header("Content-Type", STORE_FRAMED).POST(body)));
         return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0),

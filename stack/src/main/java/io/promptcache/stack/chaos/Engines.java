@@ -179,10 +179,9 @@ final class Engines {
             matched = load(index, lookup, request);
         }
         if (matched < request.blocks()) {
-            byte[] kv = payload.object(request.blockIds());
             silent = silentNode;
             try {
-                IndexApi.Stored stored = api.store(index, ns, request, kv, payload.bytesPerBlock(), matched);
+                IndexApi.Stored stored = api.store(index, ns, request, payload, matched);
                 counts.add(stored.deduplicated() ? "store.200" : "store.201");
                 if (stored.node().equals(silent)) {
                     counts.add("violation.store_on_silent_node");
@@ -217,8 +216,7 @@ final class Engines {
     /** The blocks the GET of a hit delivered (0 when it failed or the object was gone: the engine recomputes). */
     private int load(String index, IndexApi.Lookup lookup, BenchRequest request) throws IndexApi.CallFailed {
         try {
-            byte[] bytes = api.get(lookup);
-            if (!payload.matches(bytes, request.blockIds(), lookup.blocks())) {
+            if (!api.check(lookup, payload, request.blockIds()).matches()) {
                 counts.add("violation.get_wrong_bytes");
                 return 0;
             }
