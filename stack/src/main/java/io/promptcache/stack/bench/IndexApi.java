@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -243,18 +244,12 @@ public final class IndexApi {
     /**
      * One-shot store sending the bytes of blocks {@code fromBlock}.. only (the blocks before are the hit, shared by
      * the index from the object it continues); when nothing holds them any more (409 ContinuationUnavailable) the
-     * whole prompt is sent, as an engine would.
+     * whole prompt is sent, as an engine would. {@code kv}: the whole prompt's KV bytes.
      */
     public Stored store(String index, String ns, BenchRequest request, byte[] kv, long bytesPerBlock, int fromBlock)
             throws CallFailed {
-        try {
-            return store(index, ns, request, kv, (int) (fromBlock * bytesPerBlock), bytesPerBlock, fromBlock);
-        } catch (CallFailed e) {
-            if (fromBlock == 0 || !e.kind().equals("store_409")) {
-                throw e;
-            }
-            return store(index, ns, request, kv, 0, bytesPerBlock, 0);
-        }
+        return store(index, ns, request, bytesPerBlock, fromBlock,
+                from -> new KvBytes(kv, (int) (from * bytesPerBlock)));
     }
 
     /**
@@ -263,19 +258,29 @@ public final class IndexApi {
      */
     public Stored store(String index, String ns, BenchRequest request, KvPayload payload, int fromBlock)
             throws CallFailed {
+        return store(index, ns, request, payload.bytesPerBlock(), fromBlock,
+                from -> new KvBytes(payload.blocks(request.blockIds(), from), 0));
+    }
+
+    /** The KV bytes of the blocks a store sends: {@code bytes} from {@code offset} on. */
+    private record KvBytes(byte[] bytes, int offset) {
+    }
+
+    /** Blocks {@code fromBlock}.., then the whole prompt on a 409; {@code kv}: the bytes of blocks from a given one. */
+    private Stored store(String index, String ns, BenchRequest request, long bytesPerBlock, int fromBlock,
+            IntFunction<KvBytes> kv) throws CallFailed {
         try {
-            return store(index, ns, request, payload.blocks(request.blockIds(), fromBlock), 0,
-                    payload.bytesPerBlock(), fromBlock);
+            return store(index, ns, request, kv.apply(fromBlock), bytesPerBlock, fromBlock);
         } catch (CallFailed e) {
             if (fromBlock == 0 || !e.kind().equals("store_409")) {
                 throw e;
             }
-            return store(index, ns, request, payload.object(request.blockIds()), 0, payload.bytesPerBlock(), 0);
+            return store(index, ns, request, kv.apply(0), bytesPerBlock, 0);
         }
     }
 
-    /** A one-shot store of blocks {@code fromBlock}.., whose bytes are {@code kv} from {@code offset} on. */
-    private Stored store(String index, String ns, BenchRequest request, byte[] kv, int offset, long bytesPerBlock,
+    /** A one-shot store of blocks {@code fromBlock}.., whose bytes are {@code kv}. */
+    private Stored store(String index, String ns, BenchRequest request, KvBytes kv, long bytesPerBlock,
             int fromBlock) throws CallFailed {
         String op = "store";
         Map<String, Object> head = new LinkedHashMap<>();
@@ -296,7 +301,7 @@ public final class IndexApi {
         HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.concat(
                 HttpRequest.BodyPublishers.ofByteArray(length), HttpRequest.BodyPublishers.ofByteArray(headBytes),
                 HttpRequest.BodyPublishers.ofByteArray(tokens),
-                HttpRequest.BodyPublishers.ofByteArray(kv, offset, kv.length - offset));
+                HttpRequest.BodyPublishers.ofByteArray(kv.bytes(), kv.offset(), kv.bytes().length - kv.offset()));
         JsonNode answer = json(op, send(op, toIndex(index + "/v1/namespaces/" + ns + "/objects")
                 .header("Content-Type", STORE_FRAMED).POST(body)));
         return new Stored(answer.path("deduplicated").asBoolean(), answer.path("sharedBytes").asLong(0),

@@ -47,13 +47,6 @@ public final class KvPayload {
         return bytes;
     }
 
-    /** Whether {@code bytes} are exactly the first {@code blocks} blocks of {@code blockIds}, every byte of them. */
-    public boolean matches(byte[] bytes, long[] blockIds, int blocks) {
-        Check check = check(blockIds, blocks);
-        check.accept(ByteBuffer.wrap(bytes));
-        return check.matches();
-    }
-
     /** A check of the first {@code blocks} blocks of {@code blockIds} fed as the bytes arrive, holding none of them. */
     public Check check(long[] blockIds, int blocks) {
         return new Check(blockIds, blocks);

@@ -17,12 +17,12 @@ class KvPayloadTest {
 
         // Then
         assertThat(stored).hasSize(192);
-        assertThat(payload.matches(Arrays.copyOf(stored, 128), new long[]{1, 2, 9}, 2)).isTrue();
-        assertThat(payload.matches(Arrays.copyOf(stored, 128), new long[]{1, 5, 9}, 2)).as("other block").isFalse();
-        assertThat(payload.matches(Arrays.copyOf(stored, 100), new long[]{1, 2, 9}, 2)).as("short read").isFalse();
+        assertThat(matches(payload, Arrays.copyOf(stored, 128), new long[]{1, 2, 9}, 2)).isTrue();
+        assertThat(matches(payload, Arrays.copyOf(stored, 128), new long[]{1, 5, 9}, 2)).as("other block").isFalse();
+        assertThat(matches(payload, Arrays.copyOf(stored, 100), new long[]{1, 2, 9}, 2)).as("short read").isFalse();
         byte[] rotten = Arrays.copyOf(stored, 128);
         rotten[64 + 40] ^= 1;
-        assertThat(payload.matches(rotten, new long[]{1, 2, 9}, 2)).as("one bit flipped in a block's filler")
+        assertThat(matches(payload, rotten, new long[]{1, 2, 9}, 2)).as("one bit flipped in a block's filler")
                 .isFalse();
     }
 
@@ -58,6 +58,11 @@ class KvPayloadTest {
 
         assertThat(payload.blocks(ids, 2)).isEqualTo(Arrays.copyOfRange(payload.object(ids), 128, 256));
         assertThat(payload.blocks(ids, 4)).isEmpty();
+    }
+
+    /** Whether {@code bytes}, fed at once, are exactly the first {@code blocks} blocks of {@code ids}. */
+    private static boolean matches(KvPayload payload, byte[] bytes, long[] ids, int blocks) {
+        return fed(payload.check(ids, blocks), bytes, Math.max(1, bytes.length)).matches();
     }
 
     private static KvPayload.Check fed(KvPayload.Check check, byte[] body, int piece) {
