@@ -2,7 +2,7 @@
 """summary.py <root> <label> ...: one paragraph per run of run.sh (<root>/<label>/): throughput, client latency after
 the warm-up (p50 / p99), the GC's lag and tombstoned bytes, the records every topic got per store (topic-records.txt:
 end offsets, commit markers included) and each JVM's CPU per request up to its last jit.txt sample (ticks of 10 ms;
-the requests up to then estimated at the run's mean rate)."""
+the requests up to then estimated at the run's mean rate), and the CPU the hypervisor took (vmstat's steal)."""
 import os
 import re
 import sys
@@ -45,7 +45,23 @@ def summary(run):
                                          if not t.startswith("promptcache-gc-") and n))
     lines.append(f"  CPU ms per request to {at} s: " + ", ".join(f"{n} {v:.2f}" for n, v in sorted(cpu.items()))
                  + f"; all {sum(cpu.values()):.2f}")
+    lines.append(f"  CPU taken by the hypervisor (vmstat 'st'): {steal(run)}")
     return "\n".join(lines)
+
+
+def steal(run):
+    """The mean of vmstat's 'st' column (% of the CPU time stolen from this VM) over the run, or 'n/a'."""
+    path = os.path.join(run, "vmstat.txt")
+    values = []
+    if os.path.exists(path):
+        header = None
+        for line in open(path):
+            parts = line.split()
+            if "st" in parts and "us" in parts:
+                header = parts
+            elif header and len(parts) == len(header) and parts[0].isdigit():
+                values.append(int(parts[header.index("st")]))
+    return f"{sum(values) / len(values):.1f} %" if values else "n/a"
 
 
 if __name__ == "__main__":

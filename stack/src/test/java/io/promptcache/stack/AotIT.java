@@ -51,12 +51,12 @@ class AotIT {
 
         // When: a stack runs with them
         try (Stack stack = Stack.start(StackSpec.oneOfEach(home, new Jvm(java, Jvm.Aot.USE)))) {
-            // Then: every service runs with its cache, accepted, and the bench went without an error
+            // Then: every service runs with its cache, accepted, compiling eagerly, and the bench went without an error
             ShortBench.on(stack, work, "6s").assertClean();
             for (ProcessHandle process : stack.processes()) {
                 String command = process.info().commandLine().orElse("");
                 if (command.contains("quarkus-run.jar")) {
-                    assertThat(command).contains("-XX:AOTCache=").startsWith(java.toString());
+                    assertThat(command).contains("-XX:AOTCache=", "-XX:+AOTCompileEagerly").startsWith(java.toString());
                 }
             }
             try (var logs = Files.list(stack.dataDir().resolve("logs"))) {

@@ -34,6 +34,13 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** The AppCDS archive a service's build writes beside its {@code quarkus-run.jar}. */
     public static final String APP_CDS = "app-cds.jsa";
+    /**
+     * With an AOT cache, the methods compiled in its training run are compiled again as soon as their classes are
+     * initialized, with the recorded profiles, instead of after their invocation counts (JDK 25's experimental
+     * {@code AOTCompileEagerly}): a fresh stack's minute-0 store p99 about a quarter lower, each start 2-5 s longer
+     * (docs/benchmarks.md, "Compiled as soon as possible").
+     */
+    static final List<String> AOT_EAGER = List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+AOTCompileEagerly");
 
     private final Path jar;
     private final Map<String, String> properties;
@@ -165,8 +172,8 @@ public final class ServiceProcess implements AutoCloseable {
     /**
      * Uses the JDK 25+ AOT cache {@code cache} (classes loaded and linked, method profiles: JEP 483/515), when it
      * exists; with {@code record}, records it instead ({@code -XX:AOTCacheOutput}: the JVM writes it when it exits,
-     * from what ran meanwhile - a training run). Takes the place of the AppCDS archive. A JVM ignores a cache made by
-     * another JVM or with other flags (it says so in its log).
+     * from what ran meanwhile - a training run). Takes the place of the AppCDS archive; a cache used comes with
+     * {@link #AOT_EAGER}. A JVM ignores a cache made by another JVM or with other flags (it says so in its log).
      */
     public ServiceProcess withAotCache(Path cache, boolean record) {
         this.aotCache = cache.toAbsolutePath();
@@ -188,6 +195,7 @@ public final class ServiceProcess implements AutoCloseable {
         if (aotCache != null && aotRecord) {
             command.add("-XX:AOTCacheOutput=" + aotCache);
         } else if (aotCache != null && Files.isRegularFile(aotCache)) {
+            command.addAll(AOT_EAGER);
             command.add("-XX:AOTCache=" + aotCache);
         }
         boolean archived = startupArchive && aotCache == null && Files.isRegularFile(jar.resolveSibling(APP_CDS));
