@@ -24,13 +24,4 @@ for setup in jdk17 jdk25 jdk25-aot; do
   kill -TERM $up; wait $up || true
   sleep 5
 done
-python3 - "$OUT" <<'PY' | tee -a "$OUT/summary.txt"
-import json, sys
-out = sys.argv[1]
-for setup in ("jdk17", "jdk25", "jdk25-aot"):
-    r = json.load(open(f"{out}/{setup}/report.json"))
-    for m in r["latencyByMinute"]:
-        lk, st = m.get("lookup", {}), m.get("store", {})
-        print(f"{setup} minute {m['minute']}: lookup p50 {lk.get('p50', 0)/1000:.1f} p99 {lk.get('p99', 0)/1000:.1f} ms;"
-              f" store p50 {st.get('p50', 0)/1000:.1f} p99 {st.get('p99', 0)/1000:.1f} ms; requests {lk.get('count', 0)}")
-PY
+python3 "$(dirname "$0")/../minutes.py" "$OUT" jdk17 jdk25 jdk25-aot | tee -a "$OUT/summary.txt"

@@ -26,13 +26,4 @@ for run in $RUNS; do
   kill -TERM $up; wait $up || true
   sleep 5
 done
-python3 - "$OUT" $RUNS <<'PY' | tee -a "$OUT/summary.txt"
-import json, sys
-out = sys.argv[1]
-for run in sys.argv[2:]:
-    r = json.load(open(f"{out}/{run}/report.json"))
-    for m in r["latencyByMinute"]:
-        lk, st = m.get("lookup", {}), m.get("store", {})
-        print(f"{run} minute {m['minute']}: lookup p50 {lk.get('p50', 0)/1000:.1f} p99 {lk.get('p99', 0)/1000:.1f} ms;"
-              f" store p50 {st.get('p50', 0)/1000:.1f} p99 {st.get('p99', 0)/1000:.1f} ms; requests {lk.get('count', 0)}")
-PY
+python3 "$(dirname "$0")/../minutes.py" "$OUT" $RUNS | tee -a "$OUT/summary.txt"

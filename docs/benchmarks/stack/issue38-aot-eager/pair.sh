@@ -16,10 +16,4 @@ for label in ${ORDER:-aot eager eager-2 aot-2}; do
   grep -h "aot\]" $D/logs/*.log 2>/dev/null | head -5 > $OUT/$label/aot-warnings.txt
   pkill -TERM -f "promptcache-stack.jar up --home $C"; sleep 12; rm -rf $D
 done
-python3 - $OUT ${ORDER:-aot eager eager-2 aot-2} <<'PY' | tee $OUT/summary.txt
-import json, sys
-for r in sys.argv[2:]:
-    rep = json.load(open(f"{sys.argv[1]}/{r}/report.json"))
-    print(r, " | ".join("%d: %.0f/%.0f (%d)" % (m["minute"], m.get("lookup", {}).get("p99", 0)/1000,
-          m.get("store", {}).get("p99", 0)/1000, m.get("lookup", {}).get("count", 0)) for m in rep["latencyByMinute"][:3]))
-PY
+python3 "$(dirname "$0")/../../minutes.py" "$OUT" ${ORDER:-aot eager eager-2 aot-2} | tee $OUT/summary.txt

@@ -11,11 +11,4 @@ for b in b1 b2; do
   $J bench --stack-file $D/stack.json --duration 180s --warmup 0s --out $OUT/$b --no-progress > $OUT/$b.log 2>&1
 done
 pkill -TERM -f "promptcache-stack.jar up --home $C"
-python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt"
-import json, sys
-for b in ("b1", "b2"):
-    for m in json.load(open(f"{sys.argv[1]}/{b}/report.json"))["latencyByMinute"][:3]:
-        lk, st = m.get("lookup", {}), m.get("store", {})
-        print(f"{b} minute {m['minute']}: lookup p50 {lk.get('p50', 0)/1000:.1f} p99 {lk.get('p99', 0)/1000:.1f} ms;"
-              f" store p50 {st.get('p50', 0)/1000:.1f} p99 {st.get('p99', 0)/1000:.1f} ms; requests {lk.get('count', 0)}")
-PY
+python3 "$(dirname "$0")/../../minutes.py" "$OUT" b1 b2 | tee "$OUT/summary.txt"
