@@ -126,14 +126,53 @@ public final class WrittenKeys {
             throw new IllegalArgumentException("object " + objectId + " lists " + keys.size() + " keys for "
                     + record.getBlocks() + " blocks");
         }
-        PrefixEntry.Builder entry = PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
-                .setObjectId(objectId).setVersion(record.getCreatedAtMs()).setOwnerId(record.getOwnerId())
-                .setPriority(record.getPriority()).setAdvertisedAtMs(record.getCreatedAtMs());
+        PrefixEntry.Builder entry = entryBuilder(objectId, record);
         for (int i = 0; i < keys.size(); i++) {
             int blocks = first + i;
             entries.put(keys.get(i), entry.setBlocks(blocks).setUsableBytes(usableBytes(record, blocks)).build());
         }
         return entries;
+    }
+
+    /** The entry of block {@code blocks} that {@link #entries} gives for {@code record}, without the others. */
+    public static PrefixEntry entryAt(String objectId, ObjectRecord record, int blocks) {
+        return entryBuilder(objectId, record).setBlocks(blocks).setUsableBytes(usableBytes(record, blocks)).build();
+    }
+
+    private static PrefixEntry.Builder entryBuilder(String objectId, ObjectRecord record) {
+        return PrefixEntry.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                .setObjectId(objectId).setVersion(record.getCreatedAtMs()).setOwnerId(record.getOwnerId())
+                .setPriority(record.getPriority()).setAdvertisedAtMs(record.getCreatedAtMs());
+    }
+
+    /** The first block whose key {@code record} lists (0 when it lists none); the last is its {@code blocks}. */
+    public static int firstListed(ObjectRecord record) {
+        int count = count(record);
+        return count == 0 ? 0 : record.getBlocks() - count + 1;
+    }
+
+    /**
+     * Whether {@code record} lists {@code key} as the key of block {@code blocks} (its namespace aside: a caller
+     * compares keys of one chain, in the record's namespace). Reads the one hash, without decoding the others.
+     */
+    public static boolean listsAt(ObjectRecord record, int blocks, PrefixKey key) {
+        int first = firstListed(record);
+        if (first == 0 || blocks < first || blocks > record.getBlocks()) {
+            return false;
+        }
+        byte[] hash = key.prefixHash();
+        int length = record.getWrittenPrefixHashBytes();
+        if (hash.length != length) {
+            return false;
+        }
+        int from = (blocks - first) * length;
+        ByteString hashes = record.getWrittenPrefixHashes();
+        for (int i = 0; i < length; i++) {
+            if (hashes.byteAt(from + i) != hash[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The bytes of {@code record}'s body that hold its first {@code blocks} blocks, by its layout. */

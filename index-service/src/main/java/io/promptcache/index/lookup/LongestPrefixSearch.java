@@ -1,18 +1,24 @@
 package io.promptcache.index.lookup;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.promptcache.schema.hash.LongestPrefix;
 import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 
 /**
  * The longest usable prefix of a request, by binary search over its prefix-hash chain (seed 001 §7.3): O(log n)
- * probes of the PrefixMap, each confirming that the entry covers exactly that many blocks and that an object serves
- * it: the object that wrote its bytes if LIVE, else the furthest-reaching LIVE object sharing those bytes (the match
+ * probes of the PrefixMap, over its anchor keys (every {@link KeyAnchors#EVERY}-th block) and then the window above
+ * the longest one, block by block, with the keys the records list (docs/architecture.md, "Anchor keys"), each
+ * confirming that the entry covers exactly that many blocks and that an object serves it: the object that wrote its bytes if LIVE, else the furthest-reaching LIVE object sharing those bytes (the match
  * then names that object; docs/architecture.md, "Metadata in proportion to what a store adds"); a key that several
  * objects' records list is tried with each, newest first ("Keys from the object record"). The search assumes
  * usable prefixes are contiguous from block 1 (a store advertises the blocks it wrote, in one transaction, and the
@@ -28,6 +34,10 @@ public final class LongestPrefixSearch {
         void collision(PrefixKey key, int requestedBlocks, PrefixEntry entry);
     }
 
+    /** Newest first: object ids are ULIDs, whose text sorts by creation time. */
+    private static final Comparator<PrefixEntry> NEWEST_FIRST = Comparator.comparing(PrefixEntry::getObjectId)
+            .reversed();
+
     private final CollisionListener collisions;
 
     /** A sharer looked for with {@code soughtFor} usable bytes: {@code served} reads at least that far, or null. */
@@ -40,17 +50,21 @@ public final class LongestPrefixSearch {
 
     public PrefixMatch search(PrefixChain chain, PrefixIndex index) {
         Probe probe = new Probe(chain, index);
-        // the last probe that answers true is the answer's: the probe keeps what it found then
-        return probe.match(LongestPrefix.search(chain.blocks(), k -> {
-            boolean usable = probe.usable(k);
+        // the anchors (every EVERY-th block) first; the last probe that answers true is kept for the answer
+        int anchors = LongestPrefix.search(chain.blocks() / KeyAnchors.EVERY, m -> {
+            boolean usable = probe.usable(m * KeyAnchors.EVERY);
             if (usable) {
-                probe.keep();
+                probe.keepAnchor();
             }
             return usable;
-        }));
+        });
+        return probe.match(probe.window(anchors * KeyAnchors.EVERY));
     }
 
-    /** Reference: every prefix from the longest down, the first usable one (n probes at worst). For tests and docs. */
+    /**
+     * Reference over a PrefixMap holding an entry for every key (an earlier build's): every prefix from the longest
+     * down, the first usable one (n probes at worst). For tests and docs.
+     */
     public PrefixMatch linearSearch(PrefixChain chain, PrefixIndex index) {
         Probe probe = new Probe(chain, index);
         for (int i = chain.blocks(); i > 0; i--) {
@@ -74,11 +88,16 @@ public final class LongestPrefixSearch {
         private final PrefixChain chain;
         private final PrefixIndex index;
         private final Map<String, ObjectRecord> objects = new HashMap<>(4);
+        /** Records read for the keys they list, LIVE or not ({@link #NOT_LIVE}: none). */
+        private final Map<String, ObjectRecord> records = new HashMap<>(4);
         /** Per writer that is not LIVE: the sharer found, and the usable bytes it was looked for with. */
         private Map<String, Sharer> sharers;
         private int probes;
         private PrefixEntry entry;
         private ObjectRecord object;
+        /** The entry the last {@link #usable} read, and the one of the last usable anchor. */
+        private PrefixEntry read;
+        private PrefixEntry anchorEntry;
         private PrefixEntry bestEntry;
         private ObjectRecord bestObject;
 
@@ -89,26 +108,133 @@ public final class LongestPrefixSearch {
 
         /** Whether the first {@code blocks} blocks can be served (then {@link #keep()} takes them as the best). */
         boolean usable(int blocks) {
-            PrefixKey key = chain.key(blocks);
-            probes++;
-            PrefixEntry found = index.prefix(key);
-            if (found == null) {
+            read = entryOf(blocks);
+            if (read == null) {
                 return false;
             }
-            if (found.getBlocks() != blocks) {
-                collisions.collision(key, blocks, found);
-                return false;
-            }
-            if (served(found)) {
+            if (served(read)) {
                 return true;
             }
             // a key listed by several objects' records: the newest first, then the older ones (rare)
-            for (PrefixEntry older : found.getOlderListersList()) {
+            for (PrefixEntry older : read.getOlderListersList()) {
                 if (older.getBlocks() == blocks && served(older)) {
                     return true;
                 }
             }
             return false;
+        }
+
+        /** The entry of the key of {@code blocks} blocks, null if none or if it names another count (a collision). */
+        private PrefixEntry entryOf(int blocks) {
+            PrefixKey key = chain.key(blocks);
+            probes++;
+            PrefixEntry found = index.prefix(key);
+            if (found != null && found.getBlocks() != blocks) {
+                collisions.collision(key, blocks, found);
+                return null;
+            }
+            return found;
+        }
+
+        /**
+         * The longest usable prefix in the window above anchor {@code anchor} (docs/architecture.md, "Anchor keys"):
+         * block by block, the records listing the block's key (those listing the anchor's key and the request's keys
+         * since, and the listers of each block's own entry) are tried newest first; the scan stops at the first block
+         * that no record lists.
+         */
+        int window(int anchor) {
+            int best = anchor;
+            int end = Math.min(chain.blocks(), anchor + KeyAnchors.EVERY - 1);
+            Map<String, ObjectRecord> listing = new TreeMap<>(Comparator.reverseOrder()); // newest (ULID) first
+            if (anchor > 0 && end > anchor) {
+                addListers(anchorEntry, anchor, listing);
+            }
+            for (int p = anchor + 1; p <= end; p++) {
+                int blocks = p;
+                PrefixKey key = chain.key(blocks);
+                listing.values().removeIf(r -> !WrittenKeys.listsAt(r, blocks, key));
+                PrefixEntry found = entryOf(blocks);
+                if (found == null && listing.isEmpty()) {
+                    break; // no record holds this prefix, so none holds a longer one
+                }
+                if (found != null) {
+                    addListers(found, blocks, listing);
+                }
+                if (usableInWindow(found, blocks, listing)) {
+                    keep();
+                    best = blocks;
+                }
+            }
+            return best;
+        }
+
+        /** The listers of {@code entry} (of {@code blocks} blocks) whose records list that key, into {@code into}. */
+        private void addListers(PrefixEntry entry, int blocks, Map<String, ObjectRecord> into) {
+            PrefixKey key = chain.key(blocks);
+            addLister(entry, blocks, key, into);
+            for (PrefixEntry older : entry.getOlderListersList()) {
+                addLister(older, blocks, key, into);
+            }
+        }
+
+        private void addLister(PrefixEntry lister, int blocks, PrefixKey key, Map<String, ObjectRecord> into) {
+            if (lister.getBlocks() != blocks) {
+                return;
+            }
+            ObjectRecord record = record(lister.getObjectId());
+            if (record != null && WrittenKeys.listsAt(record, blocks, key)) {
+                into.put(lister.getObjectId(), record);
+            }
+        }
+
+        /** Whether a lister of the block's entry, or a record listing the block's key, serves it: newest first. */
+        private boolean usableInWindow(PrefixEntry found, int blocks, Map<String, ObjectRecord> listing) {
+            List<PrefixEntry> tried = new ArrayList<>(2);
+            if (found != null) {
+                tried.add(found);
+                for (PrefixEntry older : found.getOlderListersList()) {
+                    if (older.getBlocks() == blocks) {
+                        tried.add(older);
+                    }
+                }
+            }
+            for (Map.Entry<String, ObjectRecord> z : listing.entrySet()) {
+                if (tried.stream().noneMatch(e -> e.getObjectId().equals(z.getKey()))) {
+                    tried.add(WrittenKeys.entryAt(z.getKey(), z.getValue(), blocks));
+                }
+            }
+            if (tried.size() > 1) {
+                tried.sort(NEWEST_FIRST);
+            }
+            for (PrefixEntry candidate : tried) {
+                if (served(candidate)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The object's record, LIVE or not, read once per search (and its LIVE state noted for {@link #served}). */
+        private ObjectRecord record(String id) {
+            ObjectRecord live = objects.get(id);
+            if (live != null && live != NOT_LIVE) {
+                return live; // read LIVE already
+            }
+            ObjectRecord record = records.computeIfAbsent(id, i -> {
+                ObjectRecord read = index.record(i);
+                return read == null ? NOT_LIVE : read;
+            });
+            if (record == NOT_LIVE) {
+                return null;
+            }
+            switch (record.getState()) {
+                case OBJECT_STATE_LIVE -> objects.putIfAbsent(id, record);
+                case OBJECT_STATE_TOMBSTONED -> objects.putIfAbsent(id, NOT_LIVE);
+                default -> {
+                    // the LIVE check reads it then
+                }
+            }
+            return record;
         }
 
         /** Whether {@code candidate}'s object is LIVE, or a LIVE object sharing its bytes serves them. */
@@ -143,6 +269,12 @@ public final class LongestPrefixSearch {
             object = known.served().record();
             entry = entry.toBuilder().setObjectId(known.served().objectId()).build();
             return true;
+        }
+
+        /** The last usable anchor is the best so far, and its entry where the window starts. */
+        void keepAnchor() {
+            anchorEntry = read;
+            keep();
         }
 
         /** The last usable probe is the best so far. */

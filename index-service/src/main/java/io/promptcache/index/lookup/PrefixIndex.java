@@ -20,6 +20,14 @@ public interface PrefixIndex {
     ObjectRecord liveObject(String objectId);
 
     /**
+     * The object's record, LIVE or TOMBSTONED, or null: what a lookup reads the keys it lists from (docs/architecture.md,
+     * "Anchor keys"). By default only LIVE ones, as {@link #liveObject}.
+     */
+    default ObjectRecord record(String objectId) {
+        return liveObject(objectId);
+    }
+
+    /**
      * A LIVE object whose body equals {@code writerId}'s up to at least {@code usableBytes} (it shares the bytes the
      * writer wrote: docs/architecture.md, "Metadata in proportion to what a store adds"), the furthest-reaching one;
      * null if none. Asked when the writer itself is not LIVE.

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.state.KeyValueStore;
 
+import io.promptcache.index.lookup.KeyAnchors;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -19,7 +20,8 @@ import io.promptcache.schema.proto.PrefixEntry;
  * The PrefixMap entries of keys that exist only in their objects' records ({@code keys_from_record};
  * docs/architecture.md, "Keys from the object record"): a key's entry lists every object whose record lists it,
  * newest (greatest id) first - the entry's own fields are that object's, {@code older_listers} the others' - and is
- * marked {@code from_records}. An object is listed when a LIVE record of it arrives (again: adding it twice changes
+ * marked {@code from_records}. Only a record's anchor keys get an entry ({@link KeyAnchors}; docs/architecture.md,
+ * "Anchor keys"). An object is listed when a LIVE record of it arrives (again: adding it twice changes
  * nothing), or a tombstone that is the first record of it seen, and unlisted when its record is nulled, so the
  * entries do not depend on the order in which records of different partitions arrive, nor on replays. Written by the global thread only, through {@link ObjectTableUpdater}.
  */
@@ -51,10 +53,16 @@ final class DerivedKeys {
             // only that one, and the keys stay served by the objects sharing the bytes until the record is nulled):
             // after a listing record the keys are listed already (the table and the map are flushed together)
             if (WrittenKeys.fromRecord(after) && (live || !WrittenKeys.fromRecord(before))) {
-                list(WrittenKeys.entries(id, after), live);
+                list(KeyAnchors.of(WrittenKeys.entries(id, after)), live);
             }
         } else if (WrittenKeys.fromRecord(before)) {
-            for (PrefixKey key : WrittenKeys.keys(before)) {
+            List<PrefixKey> keys = WrittenKeys.keys(before);
+            int first = WrittenKeys.firstListed(before);
+            for (int i = 0; i < keys.size(); i++) {
+                if (!KeyAnchors.anchor(first + i, first, before.getBlocks())) {
+                    continue;
+                }
+                PrefixKey key = keys.get(i);
                 PrefixEntry current = read(key);
                 if (current != null && current.getFromRecords()) {
                     PrefixEntry next = without(current, id);

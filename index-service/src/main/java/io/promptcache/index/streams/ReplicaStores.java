@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.index.config.IndexConfig;
+import io.promptcache.index.lookup.KeyAnchors;
 import io.promptcache.index.lookup.PrefixIndex;
 import io.promptcache.index.namespace.NamespaceTable;
 import io.promptcache.schema.kafka.ConsumerLag;
@@ -73,7 +74,7 @@ public class ReplicaStores implements PrefixIndex, NamespaceTable {
      * them back (at most {@code promptcache.index.store.await-visible}).
      */
     public void committed(ObjectId id, ObjectRecord record, Map<PrefixKey, PrefixEntry> advertised) {
-        own.committed(id, record, advertised);
+        own.committed(id, record, KeyAnchors.of(advertised)); // the entries its stores will derive
         sharers.put(id.toString(), record);
     }
 
@@ -108,6 +109,16 @@ public class ReplicaStores implements PrefixIndex, NamespaceTable {
         try {
             ObjectRecord record = object(ObjectId.parse(objectId));
             return record != null && record.getState() == ObjectState.OBJECT_STATE_LIVE ? record : null;
+        } catch (IllegalArgumentException e) {
+            unreadable.increment();
+            return null;
+        }
+    }
+
+    @Override
+    public ObjectRecord record(String objectId) {
+        try {
+            return object(ObjectId.parse(objectId));
         } catch (IllegalArgumentException e) {
             unreadable.increment();
             return null;

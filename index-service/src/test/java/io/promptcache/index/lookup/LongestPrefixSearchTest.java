@@ -31,17 +31,7 @@ class LongestPrefixSearchTest {
     private final Set<String> live = new HashSet<>();
     private final List<String> collisions = new ArrayList<>();
     private final List<String> reads = new ArrayList<>();
-    private final PrefixIndex index = new PrefixIndex() {
-
-        @Override
-        public void requireReady() {
-            // always ready: a map in memory
-        }
-
-        @Override
-        public PrefixEntry prefix(PrefixKey key) {
-            return prefixes.get(key);
-        }
+    private final PrefixIndex index = new MapIndex(prefixes) {
 
         @Override
         public ObjectRecord liveObject(String objectId) {

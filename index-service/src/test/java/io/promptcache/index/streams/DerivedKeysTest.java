@@ -81,8 +81,9 @@ class DerivedKeysTest {
         // When
         input(Topics.OBJECTS).pipeInput(id, record(7, true, 1234));
 
-        // Then: one entry per listed key, its block count and the layout's bytes for it, nothing for blocks 1-6
-        for (int k = 7; k <= BLOCKS; k++) {
+        // Then: one entry per anchor among the listed keys (the first written, 7; every eighth, 8; the last, 10),
+        // its block count and the layout's bytes for it; nothing for block 9, nor for blocks 1-6
+        for (int k : new int[]{7, 8, BLOCKS}) {
             PrefixEntry entry = map.get(CHAIN.key(k));
             assertThat(entry.getObjectId()).isEqualTo(id.toString());
             assertThat(entry.getBlocks()).isEqualTo(k);
@@ -92,6 +93,8 @@ class DerivedKeysTest {
             assertThat(entry.getOlderListersList()).isEmpty();
         }
         assertThat(map.get(CHAIN.key(6))).isNull();
+        assertThat(map.get(CHAIN.key(9))).as("not an anchor: a lookup reads it from the record").isNull();
+        assertThat(TestTopology.entries(map)).isEqualTo(3);
         assertThat(visible).as("the record's visibility, told once").hasSize(1);
         assertThat(visible.get(0).getAdvertisedAtMs()).isEqualTo(1234);
     }
@@ -114,7 +117,7 @@ class DerivedKeysTest {
         // When: the newer object's record first (another partition), the older's second, then both again
         input(Topics.OBJECTS).pipeInput(newer, record(1, true, 2));
         input(Topics.OBJECTS).pipeInput(older, record(5, true, 1));
-        PrefixEntry shared = map.get(CHAIN.key(5));
+        PrefixEntry shared = map.get(CHAIN.key(8));
         input(Topics.OBJECTS).pipeInput(older, record(5, true, 1));
         input(Topics.OBJECTS).pipeInput(newer, tombstoned(record(1, true, 2)));
 
@@ -122,18 +125,20 @@ class DerivedKeysTest {
         assertThat(shared.getObjectId()).isEqualTo(newer.toString());
         assertThat(shared.getOlderListersList()).extracting(PrefixEntry::getObjectId)
                 .containsExactly(older.toString());
-        assertThat(map.get(CHAIN.key(5))).isEqualTo(shared);
-        assertThat(map.get(CHAIN.key(4)).getOlderListersList()).as("listed by the newer only").isEmpty();
+        assertThat(map.get(CHAIN.key(8))).isEqualTo(shared);
+        assertThat(map.get(CHAIN.key(1)).getOlderListersList()).as("listed by the newer only").isEmpty();
+        assertThat(map.get(CHAIN.key(5)).getObjectId()).as("the older's first written block: its anchor only")
+                .isEqualTo(older.toString());
 
         // When: the newer one's record is nulled
         input(Topics.OBJECTS).pipeInput(newer, null);
 
         // Then: the keys both listed name the older; the newer's own are gone
-        PrefixEntry left = map.get(CHAIN.key(5));
+        PrefixEntry left = map.get(CHAIN.key(8));
         assertThat(left.getObjectId()).isEqualTo(older.toString());
         assertThat(left.getOlderListersList()).isEmpty();
         assertThat(left.getFromRecords()).isTrue();
-        assertThat(map.get(CHAIN.key(4))).isNull();
+        assertThat(map.get(CHAIN.key(1))).isNull();
 
         // When: the older one's too
         input(Topics.OBJECTS).pipeInput(older, null);
