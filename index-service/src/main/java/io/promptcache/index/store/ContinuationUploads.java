@@ -135,8 +135,15 @@ public class ContinuationUploads {
         Prefix prefix = upload.prefix();
         if (prefix != null) {
             call(() -> {
-                storage.putPrefixed(node, key, prefix.pinned(), prefix.bucket(), prefix.key(), prefix.bytes(), body,
-                        bytes);
+                try {
+                    storage.putPrefixed(node, key, prefix.pinned(), prefix.bucket(), prefix.key(), prefix.bytes(),
+                            body, bytes);
+                } catch (StorageCallException e) {
+                    throw e.kind() == StorageCallException.Kind.UNREACHABLE && parentGone(node, prefix)
+                            ? new StorageCallException(StorageCallException.Kind.NOT_FOUND, e.getMessage()
+                                    + "; its parent " + prefix.key() + " is gone from it", e)
+                            : e;
+                }
                 return null;
             });
             return;
@@ -227,6 +234,21 @@ public class ContinuationUploads {
 
     private static NodeStorage.Part part(List<NodeStorage.Part> parts, int number) {
         return parts.stream().filter(p -> p.number() == number).findFirst().orElse(null);
+    }
+
+    /**
+     * Whether the parent a prefixed PUT shares is gone from {@code node}. A node that finds it gone answers 404
+     * before it reads the body, reads at most 1 MiB of the body so the client sees the answer, and closes the
+     * connection after it: with more to send, the answer can be lost with the connection (a reset while the body is
+     * written), so the index asks the node about the parent before it calls the node failed.
+     */
+    private boolean parentGone(NodeStatus node, Prefix prefix) {
+        try {
+            storage.size(node, prefix.bucket(), prefix.key());
+            return false;
+        } catch (StorageCallException e) {
+            return e.kind() == StorageCallException.Kind.NOT_FOUND;
+        }
     }
 
     /** A 404 (the parent or the upload is gone) is 409 ContinuationUnavailable; anything else 503. */

@@ -206,6 +206,38 @@ class ContinuationStoreTest extends NodeBackedTest {
     }
 
     @Test
+    void shouldAskForTheWholePromptWhenTheParentWentAndTheNewBytesAreMoreThanTheNodeDrains() {
+        // Given: turn 1 stored, then deleted on the node behind the index's back (as the node deletes for room)
+        String ns = Api.namespace("continuation-gone-long");
+        int[] turn1 = Api.tokens(6 * BLOCK_TOKENS, 51);
+        String first = Api.store(ns, turn1, BLOCK_BYTES, Api.randomBytes(6 * BLOCK_BYTES, 52)).statusCode(201)
+                .extract().path("objectId");
+        try (S3Client s3 = S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
+                .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true).build()) {
+            s3.deleteObject(b -> b.bucket("promptcache-kv").key(ns + "/" + first));
+
+            // When: turn 2's new blocks are 4 MiB, past the 1 MiB the node reads of a body it refused before it
+            // closes the connection (its 404 can be lost with the connection: the index asks the node about the
+            // parent instead of calling the node failed)
+            int newBlocks = 1024;
+            int[] turn2 = extend(turn1, (6 + newBlocks) * BLOCK_TOKENS, 53);
+            double failed = storesCounted("failed");
+            for (int attempt = 0; attempt < 3; attempt++) {
+                given().contentType(StoreResource.STORE_FRAMED).body(Api.framed(head(turn2, 6, first),
+                        Api.randomBytes(newBlocks * BLOCK_BYTES, 54 + attempt))).post("/v1/namespaces/" + ns
+                                + "/objects")
+                        .then().statusCode(409).body("error", equalTo("ContinuationUnavailable"));
+            }
+
+            // Then: never a node failure, and nothing of turn 2 left on the node
+            assertThat(storesCounted("failed")).isEqualTo(failed);
+            assertThat(s3.listMultipartUploads(b -> b.bucket("promptcache-kv").prefix(ns + "/")).uploads())
+                    .isEmpty();
+            assertThat(s3.listObjectsV2(b -> b.bucket("promptcache-kv").prefix(ns + "/")).contents()).isEmpty();
+        }
+    }
+
+    @Test
     void shouldMarkPinnedObjectsOnTheNodeSoItNeverDeletesThemOnItsOwn() throws Exception {
         // Given: a pinned prompt (a one-shot PUT), and a pinned next turn of an unpinned prompt (a multipart upload)
         String ns = Api.namespace("continuation-pinned");

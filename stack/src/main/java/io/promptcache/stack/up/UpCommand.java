@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.promptcache.devservices.launcher.S3Endpoint;
 import io.promptcache.schema.kafka.ClientSettings;
+import io.promptcache.stack.bench.DurationConverter;
 import io.promptcache.stack.cli.Sizes;
 
 import picocli.CommandLine.Command;
@@ -102,6 +104,12 @@ public final class UpCommand implements Callable<Integer> {
             + StackSpec.TENANT + "', printed and kept in the stack file for bench (default: open, no API keys)")
     boolean auth;
 
+    @Option(names = "--grace", converter = DurationConverter.class, description = "the grace window, e.g. 2s: how "
+            + "long a tombstoned object's bytes stay before their delete (the GC's grace, the index's tombstone grace) "
+            + "and how long a node's own object must go unused before the node deletes it for room (its "
+            + "self-evict-after); one setting for the three (default: 30 s, each service's default)")
+    Duration grace;
+
     @Option(names = "--index-config", description = "extra index-service configuration, key=value (repeatable)")
     Map<String, String> indexConfig = new HashMap<>();
 
@@ -146,9 +154,11 @@ public final class UpCommand implements Callable<Integer> {
                 ? null
                 : new S3Endpoint(s3Endpoint, s3Bucket, s3Region, s3Budget, s3Copy, null, s3CreateBucket,
                         s3CredentialsFile == null ? null : s3CredentialsFile.toAbsolutePath(), s3VirtualHosted);
+        GraceWindow window = new GraceWindow(grace);
         StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodeCount, replicas,
-                noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka, withKafkaSettings(indexConfig),
-                withKafkaSettings(nodeConfig), withKafkaSettings(gcConfig), !openStorage,
+                noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka,
+                window.index(withKafkaSettings(indexConfig)), window.node(withKafkaSettings(nodeConfig)),
+                window.gc(withKafkaSettings(gcConfig)), !openStorage,
                 auth ? Secrets.random(24) : null, tls, s3, new Jvm(java == null ? null : java.toAbsolutePath(),
                         aot ? Jvm.Aot.USE : Jvm.Aot.OFF, jit, indexFirst));
         out.println("starting promptcache: " + nodeCount + " storage node(s)" + (s3Endpoint == null
@@ -181,6 +191,10 @@ public final class UpCommand implements Callable<Integer> {
             out.println("  jit            " + (jit == Jvm.Jit.QUICK
                     ? "QUICK: C1 only, fast from the first minute, slower later (--jit FULL for long runs)"
                     : "FULL: C1 then C2 (the first minutes compile; --jit QUICK for short runs on few cores)"));
+            out.println("  grace          " + (grace == null
+                    ? "each service's own setting (default 30 s; --grace sets the three at once)"
+                    : grace.toMillis()
+                            + " ms (the GC's grace, the index's tombstone grace, the nodes' self-evict-after)"));
             if (indexFirst) {
                 out.println("  cpu            the index replicas first (their scheduling group at nice "
                         + Jvm.INDEX_FIRST_NICE + ", their event loops SCHED_RR)");
