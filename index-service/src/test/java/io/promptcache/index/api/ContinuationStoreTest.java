@@ -185,11 +185,8 @@ class ContinuationStoreTest extends NodeBackedTest {
         // Given: turn 1 stored, then its bytes deleted on the node behind the index's back
         String ns = Api.namespace("continuation-copy-fails");
         int[] turn1 = Api.tokens(6 * BLOCK_TOKENS, 41);
-        String first = Api.store(ns, turn1, BLOCK_BYTES, Api.randomBytes(6 * BLOCK_BYTES, 42)).statusCode(201)
-                .extract().path("objectId");
-        try (S3Client s3 = S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
-                .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true).build()) {
-            s3.deleteObject(b -> b.bucket("promptcache-kv").key(ns + "/" + first));
+        try (S3Client s3 = nodeClient()) {
+            String first = storedThenDeleted(s3, ns, turn1, 42);
 
             // When: turn 2 sends only its new blocks (the copy of the shared ones runs beside their upload, and fails)
             int[] turn2 = extend(turn1, 8 * BLOCK_TOKENS, 43);
@@ -210,11 +207,8 @@ class ContinuationStoreTest extends NodeBackedTest {
         // Given: turn 1 stored, then deleted on the node behind the index's back (as the node deletes for room)
         String ns = Api.namespace("continuation-gone-long");
         int[] turn1 = Api.tokens(6 * BLOCK_TOKENS, 51);
-        String first = Api.store(ns, turn1, BLOCK_BYTES, Api.randomBytes(6 * BLOCK_BYTES, 52)).statusCode(201)
-                .extract().path("objectId");
-        try (S3Client s3 = S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
-                .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true).build()) {
-            s3.deleteObject(b -> b.bucket("promptcache-kv").key(ns + "/" + first));
+        try (S3Client s3 = nodeClient()) {
+            String first = storedThenDeleted(s3, ns, turn1, 52);
 
             // When: turn 2's new blocks are 4 MiB, past the 1 MiB the node reads of a body it refused before it
             // closes the connection (its 404 can be lost with the connection: the index asks the node about the
@@ -277,6 +271,19 @@ class ContinuationStoreTest extends NodeBackedTest {
     }
 
     /** {@code prompt} followed by new tokens, {@code length} in all. */
+    private S3Client nodeClient() {
+        return S3Client.builder().endpointOverride(URI.create(node.endpoint())).region(Region.US_EAST_1)
+                .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true).build();
+    }
+
+    /** Stores {@code prompt} in {@code ns}, then deletes it on the node behind the index's back; its object id. */
+    private static String storedThenDeleted(S3Client s3, String ns, int[] prompt, long seed) {
+        String id = Api.store(ns, prompt, BLOCK_BYTES, Api.randomBytes(prompt.length / BLOCK_TOKENS * BLOCK_BYTES,
+                seed)).statusCode(201).extract().path("objectId");
+        s3.deleteObject(b -> b.bucket("promptcache-kv").key(ns + "/" + id));
+        return id;
+    }
+
     static int[] extend(int[] prompt, int length, long seed) {
         int[] longer = Arrays.copyOf(prompt, length);
         int[] fresh = Api.tokens(length, seed);
