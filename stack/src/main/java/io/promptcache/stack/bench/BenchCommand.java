@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import io.promptcache.stack.cli.DurationConverter;
 import io.promptcache.stack.cli.Sizes;
 import io.promptcache.stack.cli.Trust;
 import io.promptcache.stack.trace.MooncakeTrace;

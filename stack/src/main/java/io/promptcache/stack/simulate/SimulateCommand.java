@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 
 import io.promptcache.gc.policy.Policy;
 import io.promptcache.schema.node.NodeLiveness;
-import io.promptcache.stack.bench.DurationConverter;
+import io.promptcache.stack.cli.DurationConverter;
 import io.promptcache.stack.cli.Sizes;
 import io.promptcache.stack.plot.LineChart;
 import io.promptcache.stack.trace.MooncakeTrace;

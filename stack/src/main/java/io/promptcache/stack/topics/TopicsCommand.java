@@ -16,7 +16,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
-import io.promptcache.stack.bench.DurationConverter;
+import io.promptcache.stack.cli.DurationConverter;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -13,7 +13,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.promptcache.devservices.launcher.S3Endpoint;
 import io.promptcache.schema.kafka.ClientSettings;
-import io.promptcache.stack.bench.DurationConverter;
+import io.promptcache.stack.cli.DurationConverter;
 import io.promptcache.stack.cli.Sizes;
 
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package io.promptcache.stack.bench;
+package io.promptcache.stack.cli;
 
 import java.time.Duration;
 
