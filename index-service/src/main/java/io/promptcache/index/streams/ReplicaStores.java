@@ -106,13 +106,8 @@ public class ReplicaStores implements PrefixIndex, NamespaceTable {
 
     @Override
     public ObjectRecord liveObject(String objectId) {
-        try {
-            ObjectRecord record = object(ObjectId.parse(objectId));
-            return record != null && record.getState() == ObjectState.OBJECT_STATE_LIVE ? record : null;
-        } catch (IllegalArgumentException e) {
-            unreadable.increment();
-            return null;
-        }
+        ObjectRecord record = record(objectId);
+        return record != null && record.getState() == ObjectState.OBJECT_STATE_LIVE ? record : null;
     }
 
     @Override
