@@ -2,6 +2,10 @@ package io.promptcache.stack.up;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+
+import io.promptcache.devservices.launcher.RealTimeThreads;
+import io.promptcache.devservices.launcher.SchedulingGroups;
 
 /**
  * The JVM the stack's services run on, and their JDK 25+ AOT caches (docs/benchmarks.md, "Fast from the first
@@ -29,6 +33,23 @@ public record Jvm(Path java, Aot aot, Jit jit, boolean indexFirst) {
 
     public Jvm {
         jit = jit == null ? Jit.FULL : jit;
+    }
+
+    /**
+     * Why {@link #indexFirst} cannot be had here, as this user on this machine; empty when it can: autogroups on, root
+     * or {@code CAP_SYS_NICE} (to lower a group's nice and to give a thread a real-time policy), and {@code chrt}.
+     */
+    public static Optional<String> indexFirstUnavailable() {
+        if (!SchedulingGroups.enabled()) {
+            return Optional.of("autogroups are off (kernel.sched_autogroup_enabled=0)");
+        }
+        if (!SchedulingGroups.mayRaisePriority()) {
+            return Optional.of("it needs root or CAP_SYS_NICE");
+        }
+        if (!RealTimeThreads.available()) {
+            return Optional.of("chrt (util-linux) is missing");
+        }
+        return Optional.empty();
     }
 
     public Jvm(Path java, Aot aot, Jit jit) {

@@ -136,11 +136,12 @@ public final class UpCommand implements Callable<Integer> {
             + "later; for short runs on few cores) (default ${DEFAULT-VALUE})")
     Jvm.Jit jit = Jvm.Jit.FULL;
 
-    @Option(names = "--index-first", description = "give the index replicas about 9 times the CPU weight of the other "
-            + "services when the cores are busy (their scheduling group at nice -10), and their event loops the "
-            + "real-time class (SCHED_RR): lookups wait less, the GC lags more. Needs root or CAP_SYS_NICE and Linux "
-            + "with autogroups (docs/operations.md)")
-    boolean indexFirst;
+    @Option(names = "--index-first", negatable = true, description = "give the index replicas about 9 times the CPU "
+            + "weight of the other services when the cores are busy (their scheduling group at nice -10), and their "
+            + "event loops the real-time class (SCHED_RR): lookups wait less, the GC lags more under a burst. Needs "
+            + "root or CAP_SYS_NICE and Linux with autogroups (docs/operations.md). Default: on where allowed (up says "
+            + "which); --no-index-first: off")
+    Boolean indexFirst;
 
     @Option(names = "--home", description = "the promptcache checkout whose packaged services run (default: the "
             + "one this tool was built in)")
@@ -155,12 +156,13 @@ public final class UpCommand implements Callable<Integer> {
                 : new S3Endpoint(s3Endpoint, s3Bucket, s3Region, s3Budget, s3Copy, null, s3CreateBucket,
                         s3CredentialsFile == null ? null : s3CredentialsFile.toAbsolutePath(), s3VirtualHosted);
         GraceWindow window = new GraceWindow(grace);
+        IndexFirst cpu = IndexFirst.of(indexFirst, Jvm.indexFirstUnavailable());
         StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodeCount, replicas,
                 noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka,
                 window.index(withKafkaSettings(indexConfig)), window.node(withKafkaSettings(nodeConfig)),
                 window.gc(withKafkaSettings(gcConfig)), !openStorage,
                 auth ? Secrets.random(24) : null, tls, s3, new Jvm(java == null ? null : java.toAbsolutePath(),
-                        aot ? Jvm.Aot.USE : Jvm.Aot.OFF, jit, indexFirst));
+                        aot ? Jvm.Aot.USE : Jvm.Aot.OFF, jit, cpu.on()));
         out.println("starting promptcache: " + nodeCount + " storage node(s)" + (s3Endpoint == null
                 ? ""
                 : " and S3 at " + s3Endpoint + " (bucket " + s3Bucket + ")") + ", " + replicas
@@ -195,10 +197,7 @@ public final class UpCommand implements Callable<Integer> {
                     ? "each service's own setting (default 30 s; --grace sets the three at once)"
                     : grace.toMillis()
                             + " ms (the GC's grace, the index's tombstone grace, the nodes' self-evict-after)"));
-            if (indexFirst) {
-                out.println("  cpu            the index replicas first (their scheduling group at nice "
-                        + Jvm.INDEX_FIRST_NICE + ", their event loops SCHED_RR)");
-            }
+            out.println("  cpu            " + cpu.line());
             if (spec.s3() != null) {
                 out.println("  external S3    " + spec.s3().endpoint() + " bucket " + spec.s3().bucket() + " (node "
                         + S3Endpoint.ID + ", budget " + spec.s3().budgetBytes() + " B, copy " + spec.s3().copy()

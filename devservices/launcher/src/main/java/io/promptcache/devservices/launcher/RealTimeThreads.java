@@ -26,6 +26,11 @@ public final class RealTimeThreads {
     private RealTimeThreads() {
     }
 
+    /** Whether {@code chrt}, which {@link #promote} runs, is there. */
+    public static boolean available() {
+        return Files.isExecutable(CHRT);
+    }
+
     /**
      * Puts every thread of {@code pid} whose name ({@code comm}, at most 15 characters) starts with {@code prefix}
      * into {@code SCHED_RR} at {@code priority}.
@@ -38,7 +43,7 @@ public final class RealTimeThreads {
         if (threads.isEmpty()) {
             throw new IllegalStateException("process " + pid + " has no thread named " + prefix + "*");
         }
-        if (!Files.isExecutable(CHRT)) {
+        if (!available()) {
             throw new IllegalStateException(CHRT + " is missing (Debian's util-linux has it): it puts threads in the "
                     + "real-time class");
         }
