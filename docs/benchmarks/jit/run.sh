@@ -2,7 +2,8 @@
 # A fresh stack's first minutes with each JIT setting: `up [--jit QUICK]` then `bench` (synthetic defaults, 240 s, no
 # warm-up), alternating full, quick, full, quick, back to back. CPU seconds of each JVM at the end of each bench.
 # Usage: docs/benchmarks/jit/run.sh   (from the checkout, after ./mvnw package)
-#   OUT=<dir>: where the runs go (default this script's directory); RUNS="<run> ...": which (default the four above)
+#   OUT=<dir>: where the runs go (default this script's directory); RUNS="<run> ...": which (default the four above;
+#   shared-N: full JIT with --no-index-first)
 set -euo pipefail
 OUT=${OUT:-$(cd "$(dirname "$0")" && pwd)}
 RUNS=${RUNS:-full-1 quick-1 full-2 quick-2}
@@ -12,6 +13,7 @@ for run in $RUNS; do
   case $run in
     full-*) args=() ;;
     quick-*) args=(--jit QUICK) ;;
+    shared-*) args=(--no-index-first) ;;   # the full JIT, the CPU shared alike (up's default before ca2ee7c)
   esac
   start=$(date +%s.%N)
   java -jar "$JAR" up "${args[@]}" > "$OUT/$run-up.log" 2>&1 &
