@@ -11,6 +11,7 @@ import java.util.Random;
 
 import io.promptcache.stack.bench.IndexApi;
 import io.promptcache.stack.bench.SyntheticWorkload;
+import io.promptcache.stack.up.GraceWindow;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
 import io.promptcache.stack.up.StackSpec;
@@ -50,6 +51,8 @@ public final class ChaosRun {
      * the GC evicts through every round after.
      */
     static final long NODE_CAPACITY = 16L << 20;
+    /** The stack's grace window. */
+    static final Duration GRACE = Duration.ofSeconds(5);
 
     private final Stack stack;
     private final Options options;
@@ -74,7 +77,8 @@ public final class ChaosRun {
 
     /**
      * The stack a chaos run needs: 2 nodes (16 MiB, a 2 MiB RAM tier so most reads come from the disk the run
-     * corrupts), 2 replicas, 2 gc-processors, SigV4 and an API key, a 5 s grace window; data (and logs) under
+     * corrupts), 2 replicas, 2 gc-processors, SigV4 and an API key, a {@link #GRACE} grace window (the
+     * GC's, the index's tombstones' and the nodes' self-evict-after, as {@code up --grace} sets them); data (and logs) under
      * {@code dataDir}, or in a directory deleted at the end when it is null.
      */
     public static StackSpec stackSpec(Path home, Path dataDir) {
@@ -83,11 +87,11 @@ public final class ChaosRun {
 
     /** As {@link #stackSpec(Path, Path)}, every object with {@code copies} copies (index {@code store.replicas}). */
     public static StackSpec stackSpec(Path home, Path dataDir, int copies) {
+        GraceWindow grace = new GraceWindow(GRACE);
         return new StackSpec(home, dataDir, 2, 2, 2, 0, 0, 0, NODE_CAPACITY, null,
-                Map.of("promptcache.index.store.tombstone-grace", "5s", "promptcache.index.store.replicas",
-                        Integer.toString(copies)),
-                Map.of("promptcache.storage.tier.ram-capacity-bytes", Long.toString(2L << 20)),
-                Map.of("promptcache.gc.grace", "5s"), true, Secrets.random(24));
+                grace.index(Map.of("promptcache.index.store.replicas", Integer.toString(copies))),
+                grace.node(Map.of("promptcache.storage.tier.ram-capacity-bytes", Long.toString(2L << 20))),
+                grace.gc(Map.of()), true, Secrets.random(24));
     }
 
     /** Runs the rounds on a started stack; the rounds, then a last one with the final checks. */

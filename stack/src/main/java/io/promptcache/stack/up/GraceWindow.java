@@ -14,27 +14,27 @@ import java.util.Map;
  *
  * @param length the grace window; null leaves each service's own setting (or its default, 30 s for all three)
  */
-record GraceWindow(Duration length) {
+public record GraceWindow(Duration length) {
 
     static final String INDEX = "promptcache.index.store.tombstone-grace";
     static final String NODE = "promptcache.storage.self-evict-after";
     static final String GC = "promptcache.gc.grace";
 
-    GraceWindow {
+    public GraceWindow {
         if (length != null && (length.isNegative() || length.isZero())) {
             throw new IllegalArgumentException("--grace must be positive, got " + length);
         }
     }
 
-    Map<String, String> index(Map<String, String> config) {
+    public Map<String, String> index(Map<String, String> config) {
         return with(config, INDEX, "--index-config");
     }
 
-    Map<String, String> node(Map<String, String> config) {
+    public Map<String, String> node(Map<String, String> config) {
         return with(config, NODE, "--node-config");
     }
 
-    Map<String, String> gc(Map<String, String> config) {
+    public Map<String, String> gc(Map<String, String> config) {
         return with(config, GC, "--gc-config");
     }
 
