@@ -101,15 +101,24 @@ final class RangeReads {
         return now == entry ? checked : check(file, extent, keep, now);
     }
 
-    private static ChunkSums.Checked check(Path file, Extent extent, boolean keep, ExtentRefs.FileEntry entry) {
-        if (entry == null || entry.sums() == null) {
+    private ChunkSums.Checked check(Path file, Extent extent, boolean keep, ExtentRefs.FileEntry entry) {
+        if (entry == null) {
+            // no longer on record: deleted since the read opened it (for room, or by a DELETE); the read starts over
+            LOG.debug("Body file {} was deleted during a read", extent.fileId());
+            return new ChunkSums.Checked(null, 0, 0);
+        }
+        if (entry.sums() == null) {
             LOG.warn("Body file {} has no checksums on record", extent.fileId());
             return new ChunkSums.Checked(null, 0, 0);
         }
         try {
             return entry.sums().check(file, entry.size(), extent.offset(), extent.length(), keep);
         } catch (IOException e) {
-            LOG.warn("Body file {} cannot be read: {}", extent.fileId(), e.toString());
+            if (refs.get(extent.fileId()) == null) {
+                LOG.debug("Body file {} was deleted during a read: {}", extent.fileId(), e.toString());
+            } else {
+                LOG.warn("Body file {} cannot be read: {}", extent.fileId(), e.toString());
+            }
             return new ChunkSums.Checked(null, 0, 0);
         }
     }
