@@ -114,9 +114,8 @@ final class RangeReads {
         try {
             return entry.sums().check(file, entry.size(), extent.offset(), extent.length(), keep);
         } catch (IOException e) {
-            if (refs.get(extent.fileId()) == null) {
-                LOG.debug("Body file {} was deleted during a read: {}", extent.fileId(), e.toString());
-            } else {
+            if (refs.get(extent.fileId()) != null) {
+                // off the record, it was deleted during the read: the caller checks it again without one (above)
                 LOG.warn("Body file {} cannot be read: {}", extent.fileId(), e.toString());
             }
             return new ChunkSums.Checked(null, 0, 0);
