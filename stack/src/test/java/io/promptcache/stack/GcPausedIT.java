@@ -18,10 +18,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.stack.cli.StackInfo;
 import io.promptcache.stack.status.Metrics;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
-import io.promptcache.stack.up.StackInfo;
 import io.promptcache.stack.up.StackSpec;
 
 import picocli.CommandLine;

@@ -23,10 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.promptcache.stack.bench.WarmUp;
+import io.promptcache.stack.cli.StackInfo;
 import io.promptcache.stack.up.Jvm;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
-import io.promptcache.stack.up.StackInfo;
 import io.promptcache.stack.up.StackSpec;
 
 import picocli.CommandLine;
@@ -79,7 +80,14 @@ class StackIT {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(401);
 
-            // When: a short synthetic bench through both replicas
+            // When: up's warm-up (--warm-up) for a few seconds, in its own namespace
+            WarmUp.Result warm = WarmUp.run(info, Duration.ofSeconds(5));
+            assertThat(warm.requests()).as(warm.line()).isPositive();
+            assertThat(warm.stores()).as(warm.line()).isPositive();
+            assertThat(warm.errors()).as(warm.line()).isZero();
+            assertThat(warm.seconds()).as(warm.line()).isBetween(4.0, 30.0);
+
+            // When: a short synthetic bench through both replicas (another namespace: it starts empty)
             Path out = work.resolve("report");
             ShortBench bench = ShortBench.run(stackFile, out, "20s");
 

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.promptcache.devservices.launcher.TlsMaterial;
+import io.promptcache.stack.cli.StackInfo;
 import io.promptcache.stack.up.Secrets;
 import io.promptcache.stack.up.Stack;
-import io.promptcache.stack.up.StackInfo;
 import io.promptcache.stack.up.StackSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;

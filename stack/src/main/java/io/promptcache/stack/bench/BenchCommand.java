@@ -11,14 +11,22 @@ import java.util.concurrent.Callable;
 
 import io.promptcache.stack.cli.DurationConverter;
 import io.promptcache.stack.cli.Sizes;
+import io.promptcache.stack.cli.StackInfo;
 import io.promptcache.stack.cli.Trust;
 import io.promptcache.stack.trace.MooncakeTrace;
-import io.promptcache.stack.up.StackInfo;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+
+import static io.promptcache.stack.bench.SyntheticWorkload.Params.BLOCK_SIZE;
+import static io.promptcache.stack.bench.SyntheticWorkload.Params.CONVERSATIONS;
+import static io.promptcache.stack.bench.SyntheticWorkload.Params.GROUPS;
+import static io.promptcache.stack.bench.SyntheticWorkload.Params.KV_BYTES_PER_TOKEN;
+import static io.promptcache.stack.bench.SyntheticWorkload.Params.SYSTEM_TOKENS;
+import static io.promptcache.stack.bench.SyntheticWorkload.Params.TURNS;
+import static io.promptcache.stack.bench.SyntheticWorkload.Params.TURN_TOKENS;
 
 /** {@code promptcache bench}: drives a running stack like inference engines would, then reports. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Drive a running stack over its public REST and S3 APIs (lookup -> range GET on a hit -> "
@@ -34,6 +42,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** How often the pipeline's lags and tombstoned bytes are sampled. */
     static final long SAMPLE_SECONDS = 5;
+
+    /** Engines in parallel unless told. */
+    static final String CONCURRENCY = "8";
 
     @Spec
     CommandSpec command;
@@ -52,7 +63,7 @@ public final class BenchCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE})")
     Kind kind;
 
-    @Option(names = "--concurrency", defaultValue = "8", description = "engines in parallel (default "
+    @Option(names = "--concurrency", defaultValue = CONCURRENCY, description = "engines in parallel (default "
             + "${DEFAULT-VALUE})")
     int concurrency;
 
@@ -86,31 +97,31 @@ public final class BenchCommand implements Callable<Integer> {
             + "closed loop, as fast as the engines go (default)")
     double rate;
 
-    @Option(names = "--groups", defaultValue = "8", description = "synthetic: system prompts shared by "
+    @Option(names = "--groups", defaultValue = GROUPS, description = "synthetic: system prompts shared by "
             + "conversations (default ${DEFAULT-VALUE})")
     int groups;
 
-    @Option(names = "--system-tokens", defaultValue = "2048", description = "synthetic: tokens of each system "
+    @Option(names = "--system-tokens", defaultValue = SYSTEM_TOKENS, description = "synthetic: tokens of each system "
             + "prompt (default ${DEFAULT-VALUE})")
     int systemTokens;
 
-    @Option(names = "--turn-tokens", defaultValue = "512", description = "synthetic: tokens a turn adds (default "
+    @Option(names = "--turn-tokens", defaultValue = TURN_TOKENS, description = "synthetic: tokens a turn adds (default "
             + "${DEFAULT-VALUE})")
     int turnTokens;
 
-    @Option(names = "--turns", defaultValue = "6", description = "synthetic: turns per conversation (default "
+    @Option(names = "--turns", defaultValue = TURNS, description = "synthetic: turns per conversation (default "
             + "${DEFAULT-VALUE})")
     int turns;
 
-    @Option(names = "--conversations", defaultValue = "64", description = "synthetic: conversations in flight "
+    @Option(names = "--conversations", defaultValue = CONVERSATIONS, description = "synthetic: conversations in flight "
             + "(default ${DEFAULT-VALUE})")
     int conversations;
 
-    @Option(names = "--block-size", defaultValue = "16", description = "synthetic: tokens per block (default "
+    @Option(names = "--block-size", defaultValue = BLOCK_SIZE, description = "synthetic: tokens per block (default "
             + "${DEFAULT-VALUE})")
     int blockSize;
 
-    @Option(names = "--kv-bytes-per-token", defaultValue = "256", converter = Sizes.class, description = "synthetic: KV bytes per token, scaled down (default ${DEFAULT-VALUE})")
+    @Option(names = "--kv-bytes-per-token", defaultValue = KV_BYTES_PER_TOKEN, converter = Sizes.class, description = "synthetic: KV bytes per token, scaled down (default ${DEFAULT-VALUE})")
     long kvBytesPerToken;
 
     @Option(names = "--trace", description = "trace: a Mooncake-format JSON-lines file")

@@ -160,8 +160,24 @@ public final class Report {
         return requests.sum();
     }
 
+    public long stores() {
+        return stores.sum();
+    }
+
     public long errorCount() {
         return errors.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    /** A sample of the errors, "kind: message", or null when there was none. */
+    public String anError() {
+        for (Map.Entry<String, List<String>> kind : errorSamples.entrySet()) {
+            synchronized (kind.getValue()) {
+                if (!kind.getValue().isEmpty()) {
+                    return kind.getKey() + ": " + kind.getValue().get(0);
+                }
+            }
+        }
+        return null;
     }
 
     public double blockHitRatio() {

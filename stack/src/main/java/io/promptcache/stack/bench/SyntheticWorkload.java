@@ -21,12 +21,28 @@ public final class SyntheticWorkload implements Workload {
     public record Params(int groups, int systemTokens, int turnTokens, int turns, int conversations, int blockSize,
             long kvBytesPerToken, double rate, long seed) {
 
+        /** The defaults of {@code bench}'s synthetic options (strings: picocli's defaults are), in one place. */
+        static final String GROUPS = "8";
+        static final String SYSTEM_TOKENS = "2048";
+        static final String TURN_TOKENS = "512";
+        static final String TURNS = "6";
+        static final String CONVERSATIONS = "64";
+        static final String BLOCK_SIZE = "16";
+        static final String KV_BYTES_PER_TOKEN = "256";
+
         public Params {
             if (groups < 1 || systemTokens < 0 || turnTokens < 1 || turns < 1 || conversations < 1
                     || blockSize < 1 || kvBytesPerToken < 1 || rate < 0) {
                 throw new IllegalArgumentException("synthetic workload: groups, turn tokens, turns, conversations, "
                         + "block size and KV bytes per token must be positive, rate and system tokens >= 0");
             }
+        }
+
+        /** {@code bench}'s default synthetic workload, closed loop, with {@code seed}. */
+        static Params defaults(long seed) {
+            return new Params(Integer.parseInt(GROUPS), Integer.parseInt(SYSTEM_TOKENS), Integer.parseInt(TURN_TOKENS),
+                    Integer.parseInt(TURNS), Integer.parseInt(CONVERSATIONS), Integer.parseInt(BLOCK_SIZE),
+                    Long.parseLong(KV_BYTES_PER_TOKEN), 0, seed);
         }
     }
 

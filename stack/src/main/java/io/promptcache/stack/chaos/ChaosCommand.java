@@ -13,8 +13,8 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.promptcache.stack.cli.Checkout;
 import io.promptcache.stack.up.Stack;
-import io.promptcache.stack.up.UpCommand;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -81,7 +81,7 @@ public final class ChaosCommand implements Callable<Integer> {
         out.println("chaos: starting a stack of 2 storage nodes, 2 index replicas, 2 gc-processors ...");
         out.flush();
         List<Round> result;
-        try (Stack stack = Stack.start(ChaosRun.stackSpec(home != null ? home : UpCommand.defaultHome(), dataDir,
+        try (Stack stack = Stack.start(ChaosRun.stackSpec(home != null ? home : Checkout.home(), dataDir,
                 copies))) {
             out.println("chaos: " + rounds + " rounds of " + roundSeconds + " s (" + faults + " in turn), "
                     + concurrency + " engines at " + (rate > 0 ? rate + " requests/s" : "full speed") + ", seed " + seed

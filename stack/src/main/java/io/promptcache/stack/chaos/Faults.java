@@ -16,8 +16,8 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import io.promptcache.devservices.launcher.ServiceProcess;
+import io.promptcache.stack.cli.StackInfo;
 import io.promptcache.stack.up.Stack;
-import io.promptcache.stack.up.StackInfo;
 
 /**
  * The faults a chaos run injects ({@link Fault}), each on a target drawn from the run's seed; what a fault's own

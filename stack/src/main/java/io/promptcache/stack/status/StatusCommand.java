@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.stack.cli.Sizes;
-import io.promptcache.stack.up.StackInfo;
+import io.promptcache.stack.cli.StackInfo;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

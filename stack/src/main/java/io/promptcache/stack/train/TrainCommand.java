@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.promptcache.stack.bench.BenchCommand;
+import io.promptcache.stack.cli.Checkout;
 import io.promptcache.stack.up.Jvm;
 import io.promptcache.stack.up.Stack;
 import io.promptcache.stack.up.StackSpec;
-import io.promptcache.stack.up.UpCommand;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,7 +48,7 @@ public final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = command.commandLine().getOut();
-        Path checkout = home != null ? home : UpCommand.defaultHome();
+        Path checkout = home != null ? home : Checkout.home();
         for (String module : MODULES) {
             Files.deleteIfExists(Stack.aotCache(checkout, module));
         }

@@ -18,6 +18,7 @@ import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.devservices.launcher.StorageNodeConfig;
 import io.promptcache.devservices.launcher.TlsMaterial;
 import io.promptcache.devservices.launcher.WorkDirectories;
+import io.promptcache.stack.cli.StackInfo;
 
 /**
  * The whole system on one machine, each part its own process: the Kafka broker (unless an external one is named),

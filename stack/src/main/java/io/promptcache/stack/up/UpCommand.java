@@ -1,20 +1,24 @@
 package io.promptcache.stack.up;
 
 import java.io.PrintWriter;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.promptcache.devservices.launcher.S3Endpoint;
 import io.promptcache.schema.kafka.ClientSettings;
+import io.promptcache.stack.bench.IndexApi;
+import io.promptcache.stack.bench.WarmUp;
+import io.promptcache.stack.cli.Checkout;
 import io.promptcache.stack.cli.DurationConverter;
 import io.promptcache.stack.cli.Sizes;
+import io.promptcache.stack.cli.StackInfo;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -143,6 +147,12 @@ public final class UpCommand implements Callable<Integer> {
             + "which); --no-index-first: off")
     Boolean indexFirst;
 
+    @Option(names = "--warm-up", converter = DurationConverter.class, description = "before it says up, drive the "
+            + "stack with bench's synthetic workload for this long, e.g. 180s, in a namespace of its own (model "
+            + WarmUp.MODEL + "), so that the first real requests run compiled code (docs/operations.md) "
+            + "(default: none)")
+    Duration warmUp;
+
     @Option(names = "--home", description = "the promptcache checkout whose packaged services run (default: the "
             + "one this tool was built in)")
     Path home;
@@ -150,6 +160,9 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = command.commandLine().getOut();
+        if (warmUp != null && warmUp.isNegative()) {
+            throw new IllegalArgumentException("--warm-up must not be negative: " + warmUp);
+        }
         int nodeCount = nodes != null ? nodes : s3Endpoint != null ? 0 : 1;
         S3Endpoint s3 = s3Endpoint == null
                 ? null
@@ -157,7 +170,7 @@ public final class UpCommand implements Callable<Integer> {
                         s3CredentialsFile == null ? null : s3CredentialsFile.toAbsolutePath(), s3VirtualHosted);
         GraceWindow window = new GraceWindow(grace);
         IndexFirst cpu = IndexFirst.of(indexFirst, Jvm.indexFirstUnavailable());
-        StackSpec spec = new StackSpec(home != null ? home : defaultHome(), dataDir, nodeCount, replicas,
+        StackSpec spec = new StackSpec(home != null ? home : Checkout.home(), dataDir, nodeCount, replicas,
                 noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka,
                 window.index(withKafkaSettings(indexConfig)), window.node(withKafkaSettings(nodeConfig)),
                 window.gc(withKafkaSettings(gcConfig)), !openStorage,
@@ -180,7 +193,6 @@ public final class UpCommand implements Callable<Integer> {
                     ? null
                     : kafkaConfig.toAbsolutePath().toString());
             Path file = StackInfo.fileOrDefault(stackFile);
-            info.write(file);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 stack.stop();
                 deleteQuietly(file);
@@ -188,11 +200,17 @@ public final class UpCommand implements Callable<Integer> {
                 out.flush();
                 stopped.countDown();
             }, "promptcache-up-stop"));
-            out.printf("promptcache is up (%.1f s)%n", (System.nanoTime() - start) / 1e9);
+            double warmedFor = warmUp(info, out);
+            info.write(file);
+            out.printf("promptcache is up (%.1f s%s)%n", (System.nanoTime() - start) / 1e9, warmedFor == 0
+                    ? ""
+                    : String.format(Locale.ROOT, ", %.1f s of it the warm-up", warmedFor));
             print(out, info, indexConfig.get("promptcache.index.auth.mode"));
             out.println("  jit            " + (jit == Jvm.Jit.QUICK
                     ? "QUICK: C1 only, fast from the first minute, slower later (--jit FULL for long runs)"
-                    : "FULL: C1 then C2 (the first minutes compile; --jit QUICK for short runs on few cores)"));
+                    : warmedFor > 0
+                            ? "FULL: C1 then C2 (its first minutes of compiling began in the warm-up)"
+                            : "FULL: C1 then C2 (the first minutes compile: --warm-up 180s before, or --jit QUICK)"));
             out.println("  grace          " + (grace == null
                     ? "each service's own setting (default 30 s; --grace sets the three at once)"
                     : grace.toMillis()
@@ -210,6 +228,26 @@ public final class UpCommand implements Callable<Integer> {
             stopped.await();
         }
         return 0;
+    }
+
+    /**
+     * With {@code --warm-up}, drives the stack before anyone else sees it (the stack file is written after);
+     * returns its seconds (0 without one). A request of the warm-up that fails is printed, not fatal.
+     */
+    private double warmUp(StackInfo info, PrintWriter out) throws InterruptedException {
+        if (warmUp == null || warmUp.isZero()) {
+            return 0;
+        }
+        out.println("warming up for " + warmUp.toSeconds() + " s (bench's synthetic workload; --warm-up) ...");
+        out.flush();
+        try {
+            WarmUp.Result result = WarmUp.run(info, warmUp);
+            out.println("warm-up: " + result.line());
+            out.flush();
+            return result.seconds();
+        } catch (IndexApi.CallFailed e) {
+            throw new IllegalStateException("the warm-up could not start: " + e.getMessage(), e);
+        }
     }
 
     /** The stack's addresses and settings; {@code indexAuthMode}: what {@code --index-config} set, if anything. */
@@ -248,17 +286,6 @@ public final class UpCommand implements Callable<Integer> {
         ClientSettings.load(kafkaConfig).forEach((key, value) -> all.put("kafka." + key, value));
         all.putAll(config);
         return all;
-    }
-
-    /** The checkout this tool runs from: {@code <home>/stack/target/promptcache-stack.jar} or its classes. */
-    public static Path defaultHome() {
-        try {
-            Path location = Path.of(UpCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            Path target = location.getParent();
-            return target.getParent().getParent();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the promptcache checkout; pass --home", e);
-        }
     }
 
     private static void deleteQuietly(Path file) {

@@ -1,4 +1,4 @@
-package io.promptcache.stack.up;
+package io.promptcache.stack.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,8 +9,6 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-
-import io.promptcache.stack.cli.Trust;
 
 /**
  * What a running stack looks like from outside: written by {@code up} once every service is ready (the stack file),
@@ -65,7 +63,7 @@ public record StackInfo(long pid, String bootstrap, boolean embeddedKafka, Strin
 
     /** Where {@code up} writes the stack file unless told: {@code .promptcache-stack.json} in the checkout. */
     public static Path defaultFile() {
-        return UpCommand.defaultHome().resolve(".promptcache-stack.json");
+        return Checkout.home().resolve(".promptcache-stack.json");
     }
 
     /** The given stack file, or {@link #defaultFile()}. */
