@@ -117,8 +117,9 @@ public interface GcConfig {
         Duration sweepInterval();
 
         /**
-         * Bytes unknown to {@code objects} are deleted only when older than this. It must exceed the index-service's
-         * reservation expiry (two-step stores commit after their PUT) plus any replication lag.
+         * Bytes unknown to {@code objects} are deleted only when they and their object id are older than this. It
+         * must exceed twice the index-service's {@code store.reservation-expiry} (30 min by default: a two-step store
+         * commits within that of its reservation).
          */
         @WithDefault("1h")
         Duration grace();
@@ -126,6 +127,17 @@ public interface GcConfig {
         /** Keys listed per node per sweep step (one ListObjectsV2 page). */
         @WithDefault("1000")
         int pageSize();
+
+        /** Suspected orphans kept per round at most (about 200 bytes each); the rest wait for a later round. */
+        @WithDefault("100000")
+        int maxSuspects();
+
+        /**
+         * How long a round waits for the proof that the book has caught up with {@code objects} (the GC's committed
+         * offsets reaching the topics' ends) before it deletes nothing this round.
+         */
+        @WithDefault("30s")
+        Duration proofWait();
     }
 
     interface Storage {

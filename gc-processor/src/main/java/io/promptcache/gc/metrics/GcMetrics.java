@@ -144,6 +144,14 @@ public final class GcMetrics {
         orphanSweeps.increment();
     }
 
+    /**
+     * A sweep round that had suspects ended: {@code proven} (the book was proven caught up; proven orphans deleted)
+     * or {@code book_behind} (not proven in time: nothing deleted).
+     */
+    public void orphanRound(String outcome) {
+        registry.counter("promptcache_gc_orphan_rounds_total", "outcome", outcome).increment();
+    }
+
     /** The ledgers' grace queues changed by {@code delta} objects. */
     public void graceQueue(long delta) {
         graceQueue.addAndGet(delta);

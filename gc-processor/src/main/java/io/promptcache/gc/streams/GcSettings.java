@@ -13,7 +13,9 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.promptcache.gc.budget.BookProgress;
 import io.promptcache.gc.budget.BudgetProcessor;
+import io.promptcache.gc.budget.KafkaBookProgress;
 import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.config.GcConfig;
 import io.promptcache.gc.ledger.DeleteSchedule;
@@ -21,9 +23,12 @@ import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.policy.Policy;
 import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageOutbox;
+import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.topic.TopicCatalog;
+import io.promptcache.schema.topic.Topics;
+import io.smallrye.common.annotation.Identifier;
 
 /** Turns {@link GcConfig} into the topology's settings, and produces the metrics. */
 @ApplicationScoped
@@ -41,7 +46,7 @@ public class GcSettings {
         return instanceId;
     }
 
-    TopologyProducer.Settings topology(TopicCatalog catalog) {
+    TopologyProducer.Settings topology(TopicCatalog catalog, BookProgress bookProgress) {
         NodeLiveness liveness = new NodeLiveness(config.nodes().livenessIntervals(),
                 config.nodes().lostAfter().toMillis());
         Map<String, Long> quotas = new HashMap<>();
@@ -55,7 +60,8 @@ public class GcSettings {
                         instanceId, ExternalNodes.statuses(GcConfig.EXTERNAL, config.storage().external(),
                                 config.storage().bucket())),
                 new OrphanSweep.Settings(orphans.sweepInterval(), orphans.grace(), orphans.pageSize(),
-                        config.storage().bucket()),
+                        config.storage().bucket(), orphans.maxSuspects()),
+                bookProgress,
                 new DeleteSchedule(delete.interval(), delete.maxPerCheck(), delete.backoff(), delete.backoffMax()),
                 liveness);
     }
@@ -74,6 +80,22 @@ public class GcSettings {
 
     void close(@Disposes StorageOutbox outbox) {
         outbox.close();
+    }
+
+    /** The orphan sweep's proof that the book has caught up, from the GC group's offsets. */
+    @Produces
+    @Singleton
+    KafkaBookProgress bookProgress(@Identifier("default-kafka-broker") Map<String, Object> kafka,
+            @ConfigProperty(name = "quarkus.kafka-streams.application-id") String applicationId,
+            @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX) String topicPrefix) {
+        return new KafkaBookProgress(ClientSettings.admin(kafka), applicationId,
+                new TopicCatalog(topicPrefix).name(Topics.OBJECTS),
+                KafkaBookProgress.budgetTopic(applicationId, TopologyProducer.BUDGET_TOPIC),
+                config.orphans().proofWait());
+    }
+
+    void close(@Disposes KafkaBookProgress progress) {
+        progress.close();
     }
 
     private static String hostName() {

@@ -17,8 +17,10 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.promptcache.gc.budget.BookProgress;
 import io.promptcache.gc.budget.BudgetInput;
 import io.promptcache.gc.budget.BudgetProcessor;
+import io.promptcache.gc.budget.KafkaBookProgress;
 import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.ledger.LedgerEvent;
@@ -65,7 +67,7 @@ public class TopologyProducer {
 
     /** Everything the topology needs besides its topics. */
     public record Settings(TopicCatalog catalog, BudgetProcessor.Settings budget, OrphanSweep.Settings orphans,
-            DeleteSchedule deletes, NodeLiveness liveness) {
+            BookProgress bookProgress, DeleteSchedule deletes, NodeLiveness liveness) {
     }
 
     @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
@@ -80,9 +82,12 @@ public class TopologyProducer {
     @Inject
     GcMetrics metrics;
 
+    @Inject
+    KafkaBookProgress bookProgress;
+
     @Produces
     public Topology topology() {
-        return build(settings.topology(new TopicCatalog(topicPrefix)), outbox, metrics);
+        return build(settings.topology(new TopicCatalog(topicPrefix), bookProgress), outbox, metrics);
     }
 
     /** The production topology (tests build it here too). */
@@ -158,7 +163,8 @@ public class TopologyProducer {
                 .mapValues(BudgetInput.Reclaimed::new);
         summaries.merge(reclaims)
                 .process(() -> new BudgetProcessor(settings.budget(),
-                        new OrphanSweep(orphans, outbox, settings.liveness(), metrics), outbox, metrics),
+                        new OrphanSweep(orphans, outbox, settings.bookProgress(), settings.liveness(), metrics), outbox,
+                        metrics),
                         BudgetProcessor.STORE, BudgetProcessor.KEYS, BudgetProcessor.EARLY_RECLAIMS)
                 .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
         return builder.build();

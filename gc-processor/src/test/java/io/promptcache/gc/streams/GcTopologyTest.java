@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KeyValue;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.promptcache.gc.budget.BookProgress;
 import io.promptcache.gc.budget.BudgetProcessor;
 import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.ledger.DeleteSchedule;
@@ -79,6 +81,11 @@ class GcTopologyTest {
     private TestOutputTopic<PrefixKey, PrefixEntry> prefixesOut;
     private long now = T0;
     private long capacity;
+    /**
+     * What the orphan sweep's proof says. The driver processes every record it is given before it returns, so the
+     * book is caught up unless a test says otherwise.
+     */
+    private BookProgress.Proof bookProof = new BookProgress.Proof(true, "the test driver processed every record");
     /** Stores as an index of an earlier build wrote them: records that list no keys, ADVERTISEs not in them. */
     private boolean earlierIndex;
 
@@ -100,7 +107,8 @@ class GcTopologyTest {
         TopologyProducer.Settings settings = new TopologyProducer.Settings(CATALOG,
                 new BudgetProcessor.Settings(policy, Duration.ofSeconds(30), Duration.ofSeconds(1),
                         Duration.ofSeconds(1), "gc-test", externals),
-                new OrphanSweep.Settings(orphanSweepInterval, Duration.ofHours(1), 100, Records.BUCKET),
+                new OrphanSweep.Settings(orphanSweepInterval, Duration.ofHours(1), 100, Records.BUCKET, 1000),
+                () -> CompletableFuture.completedFuture(bookProof),
                 new DeleteSchedule(Duration.ofSeconds(1), 100, Duration.ofSeconds(1), Duration.ofSeconds(8)),
                 liveness);
         driver = new TopologyTestDriver(
@@ -428,11 +436,63 @@ class GcTopologyTest {
         storage.holds(new NodeStorage.Listed(youngOrphan, 100, T0 - 60_000));
         storage.holds(new NodeStorage.Listed("someone-else/file.bin", 100, T0 - DAY));
 
-        // When
-        advance(Duration.ofSeconds(1));
+        // When: the first round proves the old orphan unknown
+        advance(Duration.ofSeconds(2));
+
+        // Then: kept until a second round proves it again
+        assertThat(storage.deletes()).isEmpty();
+
+        // When: the second round
+        advance(Duration.ofSeconds(60));
 
         // Then
         assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + oldOrphan);
+    }
+
+    @Test
+    void shouldDeleteNoOrphanWhileTheBookIsNotProvenCaughtUpWithObjects() throws Exception {
+        // Given: a sweep every minute; an old key whose record the book has not read yet (a GC back from an outage
+        // longer than the orphan grace, reading its backlog)
+        start(Duration.ofMinutes(1));
+        heartbeat(1_000_000);
+        ObjectId late = ObjectId.generate();
+        String lateKey = Records.live(late, "n1", 100, T0).getKey();
+        storage.holds(new NodeStorage.Listed(lateKey, 100, T0 - 2 * 3_600_000L));
+        String orphan = Records.NAMESPACE + "/" + ObjectId.generate();
+        storage.holds(new NodeStorage.Listed(orphan, 100, T0 - 2 * 3_600_000L));
+        bookProof = new BookProgress.Proof(false, "the ledgers are behind objects");
+
+        // When: three rounds while the book is behind
+        advance(Duration.ofMinutes(3));
+
+        // Then: nothing deleted
+        assertThat(storage.deletes()).isEmpty();
+
+        // When: the book catches up and has the record; two more rounds
+        bookProof = new BookProgress.Proof(true, "caught up");
+        objectsIn.pipeInput(late, Records.live(late, "n1", 100, T0 - 2 * 3_600_000L), now);
+        advance(Duration.ofMinutes(2));
+
+        // Then: a live object is never deleted; the orphan proven twice is
+        assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + orphan);
+    }
+
+    @Test
+    void shouldKeepASuspectWhoseRecordArrivesBetweenTheTwoRounds() throws Exception {
+        // Given: a sweep every minute; an old key unknown in the first proven round
+        start(Duration.ofMinutes(1));
+        heartbeat(1_000_000);
+        ObjectId slow = ObjectId.generate();
+        String slowKey = Records.live(slow, "n1", 100, T0).getKey();
+        storage.holds(new NodeStorage.Listed(slowKey, 100, T0 - 2 * 3_600_000L));
+        advance(Duration.ofSeconds(2));
+
+        // When: its record reaches the book before the second round
+        objectsIn.pipeInput(slow, Records.live(slow, "n1", 100, T0 - 2 * 3_600_000L), now);
+        advance(Duration.ofMinutes(2));
+
+        // Then
+        assertThat(storage.deletes()).isEmpty();
     }
 
     @Test
@@ -455,11 +515,11 @@ class GcTopologyTest {
         advance(Duration.ofSeconds(1));
 
         // Then: the two least recently used are tombstoned for the budget (it takes no candidates); no marks are
-        // sent there; the sweep listed and cleaned the endpoint's own bucket (the test's storage lists the same keys
-        // on every node)
+        // sent there; the sweep listed the endpoint's own bucket (the test's storage lists the same keys on every
+        // node) and proved the orphan unknown once: deleted at the second proof
         assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key)
                 .containsExactlyInAnyOrder(ids.get(0), ids.get(1));
-        assertThat(storage.deletes()).filteredOn(d -> d.startsWith(url)).containsExactly(url + " ext-bucket/" + orphan);
+        assertThat(storage.deletes()).filteredOn(d -> d.startsWith(url)).isEmpty();
 
         // When: past the grace window, while the storage node's heartbeats stopped (a broker outage looks so)
         for (int s = 0; s < 35; s++) {
@@ -469,9 +529,16 @@ class GcTopologyTest {
 
         // Then: deleted there, in its bucket; never marked
         assertThat(storage.deletes()).filteredOn(d -> d.startsWith(url)).containsExactlyInAnyOrder(
-                url + " ext-bucket/" + orphan, url + " ext-bucket/" + Records.NAMESPACE + "/" + ids.get(0),
+                url + " ext-bucket/" + Records.NAMESPACE + "/" + ids.get(0),
                 url + " ext-bucket/" + Records.NAMESPACE + "/" + ids.get(1));
         assertThat(storage.marks()).isEmpty();
+
+        // When: heartbeats again, the sweep's next round lists the endpoint (the last one listed nothing: with every
+        // heartbeat old, the endpoint was not live either) and proves the orphan unknown a second time
+        advance(Duration.ofSeconds(30));
+
+        // Then
+        assertThat(storage.deletes()).filteredOn(d -> d.startsWith(url)).contains(url + " ext-bucket/" + orphan);
     }
 
     @Test

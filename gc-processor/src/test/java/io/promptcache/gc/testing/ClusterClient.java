@@ -177,6 +177,18 @@ public final class ClusterClient implements AutoCloseable {
         producer.flush();
     }
 
+    /** Every record of {@code records} to {@code topic} in order, flushed once at the end (a backlog). */
+    public <K, V> void sendAll(TopicSpec<K, V> topic, List<Map.Entry<K, V>> records) {
+        for (Map.Entry<K, V> record : records) {
+            producer.send(new ProducerRecord<>(CATALOG.name(topic), topic.keySerde().serializer().serialize(null,
+                    record.getKey()),
+                    record.getValue() == null
+                            ? null
+                            : topic.valueSerde().serializer().serialize(null, record.getValue())));
+        }
+        producer.flush();
+    }
+
     /** Raw bytes to a topic (a poison record). */
     public void sendRaw(TopicSpec<?, ?> topic, byte[] key, byte[] value) {
         producer.send(new ProducerRecord<>(CATALOG.name(topic), key, value));

@@ -86,7 +86,10 @@ public interface IndexConfig {
         @WithDefault("30s")
         Duration tombstoneGrace();
 
-        /** Lifetime of the presigned PUT URL of a reservation (two-step store). */
+        /**
+         * Lifetime of the presigned PUT URL of a reservation (two-step store). A commit is accepted within twice this
+         * of the reservation (409 ReservationExpired after): the gc-processor's {@code orphans.grace} must exceed it.
+         */
         @WithDefault("15m")
         Duration reservationExpiry();
 

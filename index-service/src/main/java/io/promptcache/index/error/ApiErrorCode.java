@@ -26,6 +26,8 @@ public enum ApiErrorCode {
     SIZE_MISMATCH(409, "SizeMismatch", "PUT exactly the reserved number of bytes, then commit again"),
     NOT_UPLOADED(409, "NotUploaded", "PUT the bytes to the reservation's URL, then commit again"),
     CONTINUATION_EXPIRED(409, "ContinuationExpired", "reserve again: the object this one continued is gone"),
+    RESERVATION_EXPIRED(409, "ReservationExpired", "store again: a reservation is committed within twice "
+            + "store.reservation-expiry, after which the GC may delete its bytes as an orphan"),
     CONTINUATION_UNAVAILABLE(409, "ContinuationUnavailable", "store the whole prompt (fromBlock 0)"),
     OBJECT_PRESENT(409, "ObjectPresent", "retry the GET: the object is on its node, so it was not invalidated"),
     NO_BACKEND(409, "NoBackend", "name candidates in the request, or let engines publish KV events"),

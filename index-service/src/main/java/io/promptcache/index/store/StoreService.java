@@ -219,6 +219,15 @@ public class StoreService {
                         emptyToNull(known.getParentObjectId()),
                         known.getSharedBytes() == 0 ? null : known.getSharedBytes());
             }
+            long age = System.currentTimeMillis() - id.timestampMillis();
+            if (age > 2 * config.store().reservationExpiry().toMillis()) {
+                // its bytes may be swept as an orphan from now on (docs/architecture.md, "The orphan sweep deletes
+                // only proven orphans"): a record for them must not appear
+                throw new ApiException(ApiErrorCode.RESERVATION_EXPIRED, "reservation " + objectId + " was made "
+                        + age / 1000 + " s ago; commits are accepted for " + 2 * config.store().reservationExpiry()
+                                .toSeconds()
+                        + " s");
+            }
             if (nodeId == null || nodeId.isBlank()) {
                 throw ApiException.badRequest("node is required: send the node of the reservation");
             }

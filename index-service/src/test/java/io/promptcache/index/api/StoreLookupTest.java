@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.index.access.AccessSampler;
+import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeMarkers;
 import io.quarkus.arc.ClientProxy;
 import io.quarkus.test.junit.QuarkusTest;
@@ -281,6 +282,29 @@ class StoreLookupTest extends NodeBackedTest {
                 .isEqualTo(kv);
         given().contentType(ContentType.JSON).body(description).post("/v1/namespaces/" + ns + "/reservations")
                 .then().statusCode(200).body("deduplicated", equalTo(true)).body("objectId", equalTo(objectId));
+    }
+
+    @Test
+    void shouldRefuseACommitLaterThanTwiceTheReservationExpiry() throws Exception {
+        // Given: bytes PUT under the id of a reservation made 31 minutes ago (the expiry is 15 minutes); after twice
+        // that the GC may sweep such bytes as an orphan (docs/architecture.md, "The orphan sweep deletes only proven
+        // orphans")
+        String ns = Api.namespace("late-commit-model");
+        int[] prompt = Api.tokens(4 * 16, 61);
+        byte[] old = ObjectId.generate().toBytes();
+        long made = System.currentTimeMillis() - Duration.ofMinutes(31).toMillis();
+        for (int i = 0; i < 6; i++) {
+            old[i] = (byte) (made >>> (8 * (5 - i)));
+        }
+        ObjectId late = ObjectId.fromBytes(old);
+        Map<String, Object> commit = Map.of("tokens", prompt, "layout", Map.of("bytesPerBlock", 2048), "node",
+                node.nodeId());
+
+        // When / Then: refused, nothing registered
+        given().contentType(ContentType.JSON).body(commit)
+                .post("/v1/namespaces/" + ns + "/reservations/" + late + "/commit").then().statusCode(409)
+                .body("error", equalTo("ReservationExpired"));
+        Api.lookup(ns, prompt).body("hit", equalTo(false));
     }
 
     @Test
