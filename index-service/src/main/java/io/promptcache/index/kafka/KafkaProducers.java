@@ -33,7 +33,7 @@ public class KafkaProducers {
     private final String instanceId;
     private final TopicCatalog catalog;
     private final int timeoutMs;
-    private volatile KafkaProducer<byte[], byte[]> plain;
+    private final SharedProducer plain;
 
     KafkaProducers(IndexConfig config, @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX) String prefix,
@@ -42,6 +42,8 @@ public class KafkaProducers {
         this.instanceId = config.instanceId().orElseGet(() -> hostName() + "-" + httpPort);
         this.catalog = new TopicCatalog(prefix);
         this.timeoutMs = (int) config.store().kafkaTimeout().toMillis();
+        this.plain = new SharedProducer(() -> new KafkaProducer<>(base(), new ByteArraySerializer(),
+                new ByteArraySerializer()));
     }
 
     /** This replica's id (configured, or host name + HTTP port). */
@@ -67,18 +69,12 @@ public class KafkaProducers {
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
-    /** The shared non-transactional producer (created on first use). */
-    public KafkaProducer<byte[], byte[]> plain() {
-        KafkaProducer<byte[], byte[]> p = plain;
-        if (p == null) {
-            synchronized (this) {
-                if (plain == null) {
-                    plain = new KafkaProducer<>(base(), new ByteArraySerializer(), new ByteArraySerializer());
-                }
-                p = plain;
-            }
-        }
-        return p;
+    /**
+     * The shared non-transactional producer (its Kafka client created on first use, and made again when one breaks:
+     * {@link SharedProducer}). Not to be closed by its users.
+     */
+    public SharedProducer plain() {
+        return plain;
     }
 
     /** A new transactional producer for slot {@code slot} of this replica (not yet initialized). */
@@ -103,9 +99,7 @@ public class KafkaProducers {
 
     @PreDestroy
     void close() {
-        if (plain != null) {
-            plain.close(java.time.Duration.ofSeconds(2));
-        }
+        plain.close(java.time.Duration.ofSeconds(2));
     }
 
     private static String hostName() {

@@ -71,6 +71,10 @@ public class TransactionalPublisher {
                 .description("stores and tombstones published as one record on the idempotent producer, without a "
                         + "transaction")
                 .register(registry);
+        FunctionCounter.builder("promptcache.kafka.producer.replaced", producers.plain(), SharedProducer::replaced)
+                .description("times the replica's shared Kafka producer failed for good and was replaced by a new "
+                        + "one (an authorization change, an unrecoverable sequence error)")
+                .register(registry);
     }
 
     /**
@@ -144,7 +148,17 @@ public class TransactionalPublisher {
     private void send(ProducerRecord<byte[], byte[]> record, PhaseListener phases) {
         long start = System.nanoTime();
         try {
-            producers.plain().send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            try {
+                producers.plain().send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                long left = timeout.toNanos() - (System.nanoTime() - start);
+                if (!SharedProducer.isFatal(e.getCause()) || left <= 0) {
+                    throw e;
+                }
+                // the producer broke under this record and was replaced: once more on the new one (a record written
+                // twice is a duplicate every reader applies once: docs/architecture.md, "A producer that recovers")
+                producers.plain().send(record).get(left, TimeUnit.NANOSECONDS);
+            }
             sends.increment();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
