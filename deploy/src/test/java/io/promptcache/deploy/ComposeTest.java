@@ -71,7 +71,8 @@ class ComposeTest {
         // Then: no service without authentication
         JsonNode index = services.path("index-service").path("environment");
         assertThat(index.path("PROMPTCACHE_INDEX_AUTH_MODE").asText()).isEqualTo("api-key");
-        assertThat(index.path("PROMPTCACHE_INDEX_AUTH_TENANTS_DEFAULT_API_KEYS").asText()).contains(":?");
+        assertThat(index.path("PROMPTCACHE_INDEX_AUTH_TENANTS_DEFAULT_PRINCIPALS_ENGINES_API_KEYS").asText())
+                .contains(":?");
         JsonNode node = services.path("storage-node").path("environment");
         assertThat(node.path("PROMPTCACHE_STORAGE_AUTH_MODE").asText()).isEqualTo("sigv4");
         assertThat(node.path("PROMPTCACHE_STORAGE_AUTH_CREDENTIALS_PROMPTCACHE").asText()).contains(":?");

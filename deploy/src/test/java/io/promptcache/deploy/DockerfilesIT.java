@@ -113,7 +113,7 @@ class DockerfilesIT {
             check(index.readiness(), "prefix-map");
             assertThat(nonEmpty(tmp.resolve("var/lib/promptcache/index-state"))).as("the state dir on the volume")
                     .isTrue();
-            // API keys on, the key from the Secret (tenant "default"): a call without it is refused
+            // API keys on, the key from the Secret (principal default/engines): a call without it is refused
             String namespace = "/v1/namespaces/" + "0".repeat(32);
             assertThat(index.get(namespace).statusCode()).as("no API key").isEqualTo(401);
             assertThat(index.get(namespace, "Authorization", "Bearer " + PodEnv.SECRET).statusCode())

@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -68,19 +69,33 @@ class KeyRotationIT {
             try {
                 await().atMost(Duration.ofSeconds(60)).until(() -> traffic.loaded.get() >= 10);
 
-                // When: the API key - the new one beside the old, the engines moved, the old one dropped
+                // an object the old API key stored, deleted by its owner after the rotation (below)
+                int[] owned = new int[4 * BLOCK];
+                Arrays.setAll(owned, i -> 90_000 + i);
+                String ownedId = api.get().store(index, ns, new BenchRequest(-1, owned, new long[4], owned.length),
+                        new byte[(int) (4 * BYTES_PER_BLOCK)], BYTES_PER_BLOCK, 0).objectId();
+
+                // When: the API key - the new one beside the old within the principal, the engines moved, the old
+                // one dropped
                 String newApiKey = Secrets.random(24);
-                secrets.writeApiKeys(List.of(StackSpec.TENANT + "=" + oldApiKey + "," + newApiKey));
+                secrets.writeApiKeys(List.of(StackSpec.PRINCIPAL + "=" + oldApiKey + "," + newApiKey));
                 IndexApi withNew = new IndexApi(4, newApiKey);
                 await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
                         .until(() -> withNew.namespace(index, "rotation@1", BLOCK).equals(ns));
                 api.set(withNew);
                 long before = traffic.requests.get();
                 await().atMost(Duration.ofSeconds(30)).until(() -> traffic.requests.get() > before + 20);
-                secrets.writeApiKeys(List.of(StackSpec.TENANT + "=" + newApiKey));
+                secrets.writeApiKeys(List.of(StackSpec.PRINCIPAL + "=" + newApiKey));
                 IndexApi withOld = new IndexApi(1, oldApiKey);
                 await().atMost(Duration.ofSeconds(20)).until(() -> refused(() -> withOld.namespace(index, "rotation@1",
                         BLOCK), "namespace_401"));
+
+                // Then: what the dropped key stored is still its owner's: the new key deletes it
+                HttpResponse<String> deleted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                        index + "/v1/objects/" + ownedId)).header("Authorization", "Bearer " + newApiKey).DELETE()
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(202);
+                assertThat(deleted.body()).contains("TOMBSTONED");
 
                 // When: the storage key - the nodes accept a second one, the index and the GC sign with it, the nodes
                 // drop the first; a location presigned with the first key is kept to be tried at the end

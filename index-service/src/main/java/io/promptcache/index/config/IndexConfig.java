@@ -220,12 +220,18 @@ public interface IndexConfig {
         @WithDefault("api-key")
         Mode mode();
 
-        /** Tenants and their API keys: {@code promptcache.index.auth.tenants.<tenant>.api-keys=k1,k2}. */
+        /**
+         * Tenants and their API keys: {@code promptcache.index.auth.tenants.<tenant>.api-keys=k1,k2} (each key its own
+         * principal), or {@code promptcache.index.auth.tenants.<tenant>.principals.<name>.api-keys=k1,k2} (every key
+         * one principal, {@code <tenant>/<name>}: the owner of what they store, whichever of them stored it).
+         */
         Map<String, Tenant> tenants();
 
         /**
-         * A file of further keys, {@code <tenant>=<key>[,<key>]} per line, re-read every {@link #reloadInterval}: a
-         * key is added or removed without a restart (a rotation: old and new at once, then the new alone).
+         * A file of further keys re-read every {@link #reloadInterval}, one line per tenant or principal:
+         * {@code <tenant>=<key>[,<key>]} (each key its own principal) or {@code <tenant>/<name>=<key>[,<key>]} (the
+         * keys of one principal). A key is added or removed without a restart; a rotation within a principal keeps
+         * the owner of what the old key stored.
          */
         Optional<Path> keysFile();
 
@@ -240,6 +246,16 @@ public interface IndexConfig {
 
         interface Tenant {
 
+            /** Keys that are each their own principal ({@code <tenant>/key-<12 hex digits of its SHA-256>}). */
+            Optional<List<String>> apiKeys();
+
+            /** Named principals and their keys. */
+            Map<String, Principal> principals();
+        }
+
+        interface Principal {
+
+            /** The principal's keys (two while one is rotated). */
             List<String> apiKeys();
         }
     }

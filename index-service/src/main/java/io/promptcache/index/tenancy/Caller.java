@@ -5,8 +5,10 @@ package io.promptcache.index.tenancy;
  * of engines sharing one key), or nobody in particular in open mode.
  *
  * @param tenant the tenant of the API key; null in open mode (every namespace is reachable)
- * @param principal the identity of the API key within its tenant ({@code <tenant>/key-<12 hex digits of its
- *        SHA-256>}), recorded as the owner of the objects it stores; null in open mode
+ * @param principal the identity of the API key within its tenant: the principal its configuration names
+ *        ({@code <tenant>/<name>}, shared by the keys of that principal) or else the key's own
+ *        ({@code <tenant>/key-<12 hex digits of its SHA-256>}); recorded as the owner of the objects it stores; null in
+ *        open mode
  */
 public record Caller(String tenant, String principal) {
 
@@ -23,7 +25,7 @@ public record Caller(String tenant, String principal) {
     }
 
     /**
-     * Whether this caller owns an object recorded with {@code ownerId}: the key that stored it. In open mode every
+     * Whether this caller owns an object recorded with {@code ownerId}: the principal that stored it. In open mode every
      * caller does. An object recorded before owners were keys names its tenant, and every key of the tenant owns it.
      */
     public boolean owns(String ownerId) {

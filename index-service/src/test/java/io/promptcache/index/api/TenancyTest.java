@@ -104,6 +104,24 @@ class TenancyTest extends NodeBackedTest {
     }
 
     @Test
+    void shouldLetEveryKeyOfANamedPrincipalDeleteWhatAnotherOfItsKeysStored() {
+        // Given: an object stored with the old key of principal acme/engines (its keys: old and new, a rotation)
+        String acme = as("acme-engines-old").contentType(ContentType.JSON).body(Map.of("modelFingerprint",
+                "rotated-model@1", "dtype", "fp8", "blockSize", 16)).post("/v1/namespaces").then().statusCode(201)
+                .extract().path("id");
+        int[] prompt = Api.tokens(4 * 16, 9);
+        String objectId = as("acme-engines-old").contentType(StoreResource.STORE_FRAMED)
+                .body(Api.framed(Api.head(prompt, 64, 0), new byte[256])).post("/v1/namespaces/" + acme + "/objects")
+                .then().statusCode(201).extract().path("objectId");
+        // Then: a key of another principal of the tenant is not its owner
+        as("acme-key-1").delete("/v1/objects/" + objectId).then().statusCode(403).body("error", equalTo("NotOwner"))
+                .body("message", containsString("acme/engines"));
+        // the principal's new key is
+        as("acme-engines-new").delete("/v1/objects/" + objectId).then().statusCode(202)
+                .body("state", equalTo("TOMBSTONED"));
+    }
+
+    @Test
     void shouldShowEachTenantOnlyTheCollisionsOfItsOwnNamespaces() {
         // Given: a quarantined key in a namespace of each tenant (reported as the lookup's collision guard does)
         String acme = as("acme-key-1").contentType(ContentType.JSON).body(Map.of("modelFingerprint", "collide@1",
@@ -139,6 +157,8 @@ class TenancyTest extends NodeBackedTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of("promptcache.index.auth.mode", "api-key",
                     "promptcache.index.auth.tenants.acme.api-keys", "acme-key-1,acme-key-2",
+                    "promptcache.index.auth.tenants.acme.principals.engines.api-keys",
+                    "acme-engines-old,acme-engines-new",
                     "promptcache.index.auth.tenants.globex.api-keys", "globex-key");
         }
     }

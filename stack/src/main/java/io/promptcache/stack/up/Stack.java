@@ -68,7 +68,7 @@ public final class Stack implements AutoCloseable {
             secrets.writeStorageKey(STORAGE_KEY_ID, secret);
         }
         if (spec.apiKey() != null) {
-            secrets.writeApiKeys(List.of(StackSpec.TENANT + "=" + spec.apiKey()));
+            secrets.writeApiKeys(List.of(StackSpec.PRINCIPAL + "=" + spec.apiKey()));
         }
     }
 

@@ -13,7 +13,7 @@ import io.promptcache.devservices.launcher.WorkDirectories;
  * The keys a stack's services hold, as owner-only files under {@code <data>/secrets} that the services re-read while
  * they run (never on a command line, where {@code ps} would show them): a key is rotated by rewriting its file.
  * {@code node-credentials}: the storage nodes' {@code <access-key-id>=<secret>} lines; {@code storage-key}: the one
- * the index and the GC sign with; {@code api-keys}: the index's {@code <tenant>=<key>[,<key>]} lines.
+ * the index and the GC sign with; {@code api-keys}: the index's {@code <tenant>[/<principal>]=<key>[,<key>]} lines.
  */
 public final class StackSecrets {
 

@@ -36,6 +36,11 @@ public record StackSpec(Path home, Path dataDir, int nodes, int replicas, int gc
 
     /** The tenant whose key {@code --auth} makes. */
     public static final String TENANT = "local";
+    /**
+     * The principal of that key, {@code local/engines}: the owner of what it stores, kept when the key is rotated
+     * within it (a line {@code local/engines=<old>,<new>}, then {@code local/engines=<new>}).
+     */
+    public static final String PRINCIPAL = TENANT + "/engines";
 
     public StackSpec {
         if (nodes < (s3 == null ? 1 : 0) || replicas < 1 || gcs < 0) {

@@ -104,8 +104,9 @@ public final class UpCommand implements Callable<Integer> {
             + "certificate is printed and kept in the stack file; bench and status trust it; presigned URLs are https)")
     boolean tls;
 
-    @Option(names = "--auth", description = "the index requires an API key: one is made at start for tenant '"
-            + StackSpec.TENANT + "', printed and kept in the stack file for bench (default: open, no API keys)")
+    @Option(names = "--auth", description = "the index requires an API key: one is made at start for principal '"
+            + StackSpec.PRINCIPAL + "' of tenant '" + StackSpec.TENANT + "', printed and kept in the stack file for "
+            + "bench (default: open, no API keys)")
     boolean auth;
 
     @Option(names = "--grace", converter = DurationConverter.class, description = "the grace window, e.g. 2s: how "
@@ -268,7 +269,8 @@ public final class UpCommand implements Callable<Integer> {
                         ? "SigV4 (key made at this start; the index and the GC sign, lookups return presigned URLs)"
                         : "OPEN: the nodes accept unsigned requests from anyone who reaches their ports (--open-storage)"));
         out.println("  index auth     " + (info.apiKey() != null
-                ? "API keys: tenant " + StackSpec.TENANT + ", key " + info.apiKey()
+                ? "API keys: principal " + StackSpec.PRINCIPAL + " (tenant " + StackSpec.TENANT + "), key "
+                        + info.apiKey()
                         + " (Authorization: Bearer <key> or X-Api-Key)"
                 : indexAuthMode != null && !indexAuthMode.equals("open")
                         ? indexAuthMode + " (as --index-config sets it: the keys are the ones it names)"
