@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -25,6 +26,7 @@ import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.devservices.testing.StorageNodeProcess;
 import io.promptcache.index.api.Api;
 import io.promptcache.index.api.StoreResource;
+import io.promptcache.index.streams.TopologyProducer;
 import io.promptcache.schema.hash.HashAlgorithm;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixChain;
@@ -139,8 +141,45 @@ class IndexReplicasIT {
                 report("cold start (empty state dir)", cold);
                 assertHits(empty, ns, prompts, synthetic);
                 continued.assertServedByTheContinuation(empty);
+                empty.kill();
+            }
+            // the PrefixMap wiped and restored from prefixes alone, as Kafka Streams does after an offset out of range
+            // or a corrupt store: its store and its offsets in the global checkpoint gone, the ObjectTable's store and
+            // offsets kept, so objects is not replayed (issue 66)
+            wipePrefixMap(WORK.resolve("replica-b").resolve("state"));
+            long wiped = System.nanoTime();
+            try (ServiceProcess restored = replica("replica-b").start(Duration.ofSeconds(180))) {
+                report("PrefixMap store wiped and restored from prefixes", wiped);
+                assertHits(restored, ns, prompts, synthetic);
+                continued.assertServedByTheContinuation(restored);
             }
         }
+    }
+
+    /**
+     * Deletes the PrefixMap's RocksDB directory, and the offsets of {@code prefixes} from the global stores'
+     * checkpoint (Kafka's OffsetCheckpoint file: a version line, a count line, then "topic partition offset" lines),
+     * under a replica's state dir.
+     */
+    private static void wipePrefixMap(Path state) throws IOException {
+        List<Path> stores;
+        try (Stream<Path> all = Files.walk(state)) {
+            stores = all.filter(p -> p.getFileName().toString().equals(TopologyProducer.PREFIX_MAP)
+                    && p.getParent().getFileName().toString().equals("rocksdb") && Files.isDirectory(p)).toList();
+        }
+        assertThat(stores).as("the PrefixMap store under " + state).hasSize(1);
+        Path global = stores.get(0).getParent().getParent();
+        WorkDirectories.delete(stores.get(0));
+        Path checkpoint = global.resolve(".checkpoint");
+        List<String> lines = Files.readAllLines(checkpoint);
+        String prefixes = TopicCatalog.defaults().name(Topics.PREFIXES) + " ";
+        List<String> kept = lines.subList(2, lines.size()).stream().filter(l -> !l.startsWith(prefixes)).toList();
+        assertThat(kept).as("offsets of objects kept").anyMatch(l -> l.startsWith(TopicCatalog.defaults()
+                .name(Topics.OBJECTS) + " "));
+        List<String> rewritten = new ArrayList<>(List.of(lines.get(0), String.valueOf(kept.size())));
+        rewritten.addAll(kept);
+        Files.write(checkpoint, rewritten);
+        assertThat(global.resolve("rocksdb").resolve(TopologyProducer.OBJECT_TABLE)).isDirectory();
     }
 
     /**
@@ -225,12 +264,15 @@ class IndexReplicasIT {
     private static void assertHits(ServiceProcess replica, String ns, List<int[]> prompts, List<int[]> synthetic) {
         Random random = new Random(7);
         for (int i = 0; i < 50; i++) {
-            for (int[] prompt : List.of(prompts.get(random.nextInt(prompts.size())),
-                    synthetic.get(random.nextInt(synthetic.size())))) {
+            int stored = random.nextInt(prompts.size());
+            int published = random.nextInt(synthetic.size());
+            for (int[] prompt : List.of(prompts.get(stored), synthetic.get(published))) {
                 String answer = given().baseUri(replica.url("")).contentType(ContentType.JSON)
                         .body(Map.of("tokens", prompt)).post("/v1/namespaces/" + ns + "/lookup").then()
                         .statusCode(200).extract().asString();
-                assertThat(answer).as("lookup on the restarted replica; store health: "
+                assertThat(answer).as("lookup of " + (prompt == prompts.get(stored)
+                        ? "stored prompt " + stored
+                        : "published prompt " + published) + " on the restarted replica; store health: "
                         + given().baseUri(replica.url("")).get("/q/health/group/store").asString())
                         .contains("\"hit\":true");
             }

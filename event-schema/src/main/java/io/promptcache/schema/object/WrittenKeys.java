@@ -104,6 +104,13 @@ public final class WrittenKeys {
         return keys;
     }
 
+    /** Key {@code i} (in block order) of the {@link #count} keys {@code record} lists, without decoding the others. */
+    public static PrefixKey key(ObjectRecord record, int i) {
+        int length = record.getWrittenPrefixHashBytes();
+        return new PrefixKey(NamespaceId.parse(record.getNamespaceId()), record.getWrittenPrefixHashes()
+                .substring(i * length, (i + 1) * length).toByteArray());
+    }
+
     /**
      * The prefix entry of every key {@code record} (of object {@code objectId}) lists, in block order: the listed keys
      * are its last blocks ({@code n-m+1..n} of an {@code n}-block record listing {@code m}), each entry holding that

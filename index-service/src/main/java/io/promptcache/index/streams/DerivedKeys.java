@@ -7,7 +7,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.lookup.KeyAnchors;
 import io.promptcache.schema.key.PrefixKey;
@@ -26,6 +30,8 @@ import io.promptcache.schema.proto.PrefixEntry;
  * entries do not depend on the order in which records of different partitions arrive, nor on replays. Written by the global thread only, through {@link ObjectTableUpdater}.
  */
 final class DerivedKeys {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DerivedKeys.class);
 
     /** Newest first: object ids are ULIDs, whose text sorts by creation time. */
     private static final Comparator<PrefixEntry> NEWEST_FIRST = Comparator.comparing(PrefixEntry::getObjectId)
@@ -74,6 +80,42 @@ final class DerivedKeys {
                 }
             }
         }
+    }
+
+    /**
+     * Whether the PrefixMap holds what {@code record} of object {@code id} derives, as far as its first anchor (the
+     * first key it wrote) tells: a record with no derived keys always does.
+     */
+    boolean listed(String id, ObjectRecord record) {
+        if (!WrittenKeys.fromRecord(record) || WrittenKeys.count(record) == 0) {
+            return true;
+        }
+        PrefixEntry entry = read(WrittenKeys.key(record, 0));
+        if (entry == null || !entry.getFromRecords()) {
+            return false;
+        }
+        return entry.getObjectId().equals(id)
+                || entry.getOlderListersList().stream().anyMatch(l -> l.getObjectId().equals(id));
+    }
+
+    /** Removes every derived entry (a build of another layout derived them); the ADVERTISEd ones stay. */
+    void removeAll() {
+        long removed = 0;
+        try (KeyValueIterator<PrefixKey, PrefixEntry> all = map.all()) {
+            while (all.hasNext()) {
+                KeyValue<PrefixKey, PrefixEntry> next;
+                try {
+                    next = all.next();
+                } catch (SerializationException e) {
+                    continue;
+                }
+                if (next.value != null && next.value.getFromRecords()) {
+                    map.delete(next.key);
+                    removed++;
+                }
+            }
+        }
+        LOG.info("Removed {} PrefixMap entries derived under another layout", removed);
     }
 
     /** Lists the object under its keys; {@code live}: its first entry is told to {@code onListed}. */

@@ -9,8 +9,11 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -25,6 +28,8 @@ import io.promptcache.schema.proto.PrefixEntry;
  * included.
  */
 final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void, Void> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ObjectTableUpdater.class);
 
     private final String storeName;
     private final String prefixMapName;
@@ -46,17 +51,47 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         store = context.getStateStore(storeName);
-        derived = new DerivedKeys(context.getStateStore(prefixMapName), onListed);
+        KeyValueStore<PrefixKey, PrefixEntry> map = context.getStateStore(prefixMapName);
+        derived = new DerivedKeys(map, onListed);
+        PrefixEntry stamp = stamp(map);
+        boolean rebuild = !MapLayout.current().equals(stamp);
+        if (rebuild) {
+            // wiped and restored from prefixes (no stamp), or derived by a build of another layout: derive again
+            LOG.info("PrefixMap layout stamp {} (this build: {}): deriving its entries from the ObjectTable again",
+                    MapLayout.describe(stamp), MapLayout.describe(MapLayout.current()));
+            if (stamp != null) {
+                derived.removeAll();
+            }
+        }
         sharers.clear();
+        long relisted = 0;
         try (KeyValueIterator<ObjectId, ObjectRecord> all = store.all()) {
             while (all.hasNext()) {
                 try {
                     KeyValue<ObjectId, ObjectRecord> next = all.next();
-                    sharers.put(next.key.toString(), next.value);
+                    String id = next.key.toString();
+                    sharers.put(id, next.value);
+                    // a record restored into the table without passing here (a restore copies bytes) is derived now
+                    if (rebuild || !derived.listed(id, next.value)) {
+                        derived.changed(id, null, next.value);
+                        relisted++;
+                    }
                 } catch (SerializationException e) {
                     // a poison value copied in by a restore (it bypasses the deserialization handler): never served
                 }
             }
+        }
+        if (relisted > 0) {
+            LOG.info("Derived the PrefixMap entries of {} objects at start", relisted);
+        }
+        map.put(MapLayout.STAMP_KEY, MapLayout.current());
+    }
+
+    private static PrefixEntry stamp(KeyValueStore<PrefixKey, PrefixEntry> map) {
+        try {
+            return map.get(MapLayout.STAMP_KEY);
+        } catch (SerializationException e) {
+            return null;
         }
     }
 
