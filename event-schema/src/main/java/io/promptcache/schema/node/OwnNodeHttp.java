@@ -1,9 +1,11 @@
 package io.promptcache.schema.node;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +14,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,21 +57,51 @@ public final class OwnNodeHttp {
     private static final int MAX_ERROR_BODY = 64 << 10;
 
     /**
-     * How connections to nodes are made, as the S3 client makes its own: {@code quarkus.s3.sync-client}'s
-     * {@code connection-timeout} (2 s unless set) and {@code socket-timeout} (30 s), and its trust
-     * ({@link NodeTrust}).
+     * How connections to nodes are made and bounded, the same for every service (docs/architecture.md, "Every node
+     * call bounded"): the trust of the S3 client ({@link NodeTrust}) and its {@code connection-timeout}
+     * ({@code quarkus.s3.sync-client.connection-timeout}, 2 s unless set); {@value #READ_TIMEOUT} (5 s): the longest
+     * wait for a byte of the node's answer; {@value #WRITE_STALL} (5 s): the longest a node may take no byte of a
+     * request body that is there to send (a paused or wedged node), after which the call is abandoned and its
+     * connection closed. A body's own pace (an engine that sends slowly) never counts against it.
      */
-    public record Transport(SSLSocketFactory tls, Duration connectTimeout, Duration readTimeout) {
+    public record Transport(SSLSocketFactory tls, Duration connectTimeout, Duration readTimeout, Duration writeStall) {
 
         public static final String CLIENT = "quarkus.s3.sync-client.";
+        /** The key of {@link #readTimeout}, read by every service. */
+        public static final String READ_TIMEOUT = "promptcache.node-calls.read-timeout";
+        /** The key of {@link #writeStall}, read by every service. */
+        public static final String WRITE_STALL = "promptcache.node-calls.write-stall";
+
+        /** Bounds with the default write stall (tests that need no other). */
+        public Transport(SSLSocketFactory tls, Duration connectTimeout, Duration readTimeout) {
+            this(tls, connectTimeout, readTimeout, Duration.ofSeconds(5));
+        }
 
         /** From a service's settings: {@code strings} and {@code durations} look a setting up by name. */
         public static Transport of(NodeTrust.Settings strings, Function<String, Optional<Duration>> durations) {
             return new Transport(NodeTrust.context(strings).getSocketFactory(),
                     durations.apply(CLIENT + "connection-timeout").orElse(Duration.ofSeconds(2)),
-                    durations.apply(CLIENT + "socket-timeout").orElse(Duration.ofSeconds(30)));
+                    durations.apply(READ_TIMEOUT).orElse(Duration.ofSeconds(5)),
+                    durations.apply(WRITE_STALL).orElse(Duration.ofSeconds(5)));
         }
     }
+
+    /** A request body's write the node stopped taking for {@link Transport#writeStall}: the call was abandoned. */
+    public static final class WriteStalled extends SocketTimeoutException {
+
+        private static final long serialVersionUID = 1L;
+
+        WriteStalled(String message) {
+            super(message);
+        }
+    }
+
+    /** Checks the body writes in progress a few times per write stall; one daemon thread for the JVM. */
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "node-call-watchdog");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /** What the node answered. */
     public record Answer(int status, String errorCode, Map<String, String> headers) {
@@ -91,6 +127,7 @@ public final class OwnNodeHttp {
     private final SSLSocketFactory tls;
     private final int connectTimeoutMs;
     private final int readTimeoutMs;
+    private final Duration writeStall;
 
     /** @param signing how requests are signed; empty: unsigned (nodes that accept anonymous requests) */
     public OwnNodeHttp(Optional<SigningDay> signing, Transport transport) {
@@ -98,6 +135,16 @@ public final class OwnNodeHttp {
         this.tls = transport.tls();
         this.connectTimeoutMs = (int) Math.min(Integer.MAX_VALUE, transport.connectTimeout().toMillis());
         this.readTimeoutMs = (int) Math.min(Integer.MAX_VALUE, transport.readTimeout().toMillis());
+        this.writeStall = transport.writeStall();
+    }
+
+    /**
+     * The body stream of an opened request ({@code setDoOutput} and its streaming mode set): every write to it that
+     * the node takes nothing of for the write stall closes the connection and fails with {@link WriteStalled}. Close
+     * it when the body is sent.
+     */
+    public OutputStream body(HttpURLConnection connection) throws IOException {
+        return new GuardedBody(connection.getOutputStream(), connection, writeStall);
     }
 
     /** Whether requests are signed. */
@@ -164,7 +211,7 @@ public final class OwnNodeHttp {
             if (method.equals("PUT") || method.equals("POST")) {
                 connection.setDoOutput(true);
                 connection.setFixedLengthStreamingMode(0);
-                connection.getOutputStream().close();
+                body(connection).close();
             }
             return answer(connection);
         } catch (IOException | RuntimeException e) {
@@ -223,5 +270,90 @@ public final class OwnNodeHttp {
         boolean defaultPort = port == -1 || ("http".equalsIgnoreCase(uri.getScheme()) && port == 80)
                 || ("https".equalsIgnoreCase(uri.getScheme()) && port == 443);
         return defaultPort ? uri.getHost() : uri.getHost() + ":" + port;
+    }
+
+    /**
+     * A request body stream whose writes are watched: one the node has taken nothing of for {@code stall} (a paused
+     * node: its socket buffers are full) gets the connection closed under it, which fails the write. Only the time
+     * inside a write counts, not the time the caller takes to have the next bytes.
+     */
+    private static final class GuardedBody extends FilterOutputStream {
+
+        private final HttpURLConnection connection;
+        private final long stallNanos;
+        private final ScheduledFuture<?> check;
+        /** When the write in progress started (never 0 while one is), or 0 between writes. */
+        private volatile long writingSince;
+        private volatile boolean stalled;
+
+        GuardedBody(OutputStream out, HttpURLConnection connection, Duration stall) {
+            super(out);
+            this.connection = connection;
+            this.stallNanos = stall.toNanos();
+            long period = Math.max(50, stall.toMillis() / 4);
+            this.check = WATCHDOG.scheduleAtFixedRate(this::check, period, period, TimeUnit.MILLISECONDS);
+        }
+
+        private void check() {
+            long since = writingSince;
+            if (since != 0 && System.nanoTime() - since > stallNanos) {
+                stalled = true;
+                check.cancel(false);
+                connection.disconnect(); // fails the blocked write: its socket is closed under it
+            }
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[]{(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            guarded(() -> out.write(bytes, offset, length));
+        }
+
+        @Override
+        public void flush() throws IOException {
+            guarded(out::flush);
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                guarded(out::close);
+            } finally {
+                check.cancel(false);
+            }
+        }
+
+        private interface Step {
+
+            void run() throws IOException;
+        }
+
+        private void guarded(Step step) throws IOException {
+            if (stalled) {
+                throw stalled();
+            }
+            writingSince = System.nanoTime() | 1;
+            try {
+                step.run();
+            } catch (IOException | RuntimeException e) {
+                if (stalled) {
+                    WriteStalled failure = stalled();
+                    failure.initCause(e);
+                    throw failure;
+                }
+                throw e;
+            } finally {
+                writingSince = 0;
+            }
+        }
+
+        private WriteStalled stalled() {
+            return new WriteStalled("the node took no byte of the request body for " + stallNanos / 1_000_000
+                    + " ms (" + Transport.WRITE_STALL + "): the call was abandoned");
+        }
     }
 }

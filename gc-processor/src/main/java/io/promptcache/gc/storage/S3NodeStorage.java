@@ -87,7 +87,7 @@ public class S3NodeStorage implements NodeStorage {
                 name -> settings.getOptionalValue(name, Duration.class));
         // no longer than a call through the SDK may take
         transport = new OwnNodeHttp.Transport(transport.tls(), min(transport.connectTimeout(), timeout),
-                min(transport.readTimeout(), timeout));
+                min(transport.readTimeout(), timeout), min(transport.writeStall(), timeout));
         this.own = new OwnNodeCalls(new OwnNodeHttp(key.map(k -> new SigningDay(k, storage.region(),
                 Clock.systemUTC())), transport));
     }

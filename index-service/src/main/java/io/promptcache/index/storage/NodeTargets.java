@@ -2,6 +2,7 @@ package io.promptcache.index.storage;
 
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +64,9 @@ final class NodeTargets {
     private final Map<String, AwsCredentialsProvider> externals = new ConcurrentHashMap<>();
     private final Map<String, AwsRequestOverrideConfiguration> targets = new ConcurrentHashMap<>();
     private final Map<String, AwsRequestOverrideConfiguration> onceTargets = new ConcurrentHashMap<>();
+    private final Map<String, AwsRequestOverrideConfiguration> controlTargets = new ConcurrentHashMap<>();
+    /** The longest a bodiless call to one of promptcache's own nodes may take, all attempts together. */
+    private final Duration controlTimeout;
     private final Map<String, S3Presigner> presigners = new ConcurrentHashMap<>();
     /** The keys this service signs with, closed with it (a key read from a file is re-read until then). */
     private final List<StorageKey.Source> keys = new ArrayList<>();
@@ -80,6 +84,7 @@ final class NodeTargets {
         Optional<SigningDay> signing = key.map(k -> new SigningDay(k, storage.region(), Clock.systemUTC()));
         this.ownGets = signing.map(PresignedGets::new);
         this.ownPuts = new OwnNodePuts(new OwnNodeHttp(signing, transport));
+        this.controlTimeout = transport.connectTimeout().plus(transport.readTimeout());
         storage.external().forEach((id, endpoint) -> {
             Optional<StorageKey.Source> own = StorageKey.of(IndexConfig.EXTERNAL + id + ".",
                     endpoint.accessKeyId(), endpoint.secretAccessKey(), endpoint.credentialsFile(),
@@ -108,6 +113,20 @@ final class NodeTargets {
     /** The request override that sends a request to {@code node}. */
     AwsRequestOverrideConfiguration at(NodeStatus node) {
         return targets.computeIfAbsent(targetKey(node), k -> target(node, false));
+    }
+
+    /**
+     * As {@link #at}, for a call that sends and receives no body (HEAD, bucket checks, multipart steps, a copy on the
+     * node): to promptcache's own nodes bounded as a whole, all attempts together, by the connect and read timeouts of
+     * node calls ({@link OwnNodeHttp.Transport}), so a paused node costs the call seconds, not the SDK's 30 s socket
+     * timeout per attempt. External endpoints keep the SDK's own bounds (their copies may move the bytes).
+     */
+    AwsRequestOverrideConfiguration control(NodeStatus node) {
+        if (!own(node)) {
+            return at(node);
+        }
+        return controlTargets.computeIfAbsent(targetKey(node), k -> at(node).toBuilder().apiCallTimeout(
+                controlTimeout).build());
     }
 
     /**

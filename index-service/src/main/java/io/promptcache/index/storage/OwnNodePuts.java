@@ -47,8 +47,10 @@ final class OwnNodePuts {
         connection.setDoOutput(true);
         connection.setFixedLengthStreamingMode(AwsChunkedBody.encodedLength(bytes, signed));
         try {
-            try (OutputStream out = connection.getOutputStream()) {
+            try (OutputStream out = http.body(connection)) {
                 chunks.write(body, bytes, out);
+            } catch (OwnNodeHttp.WriteStalled e) {
+                throw e; // the connection is closed: there is no answer to read
             } catch (IOException e) {
                 // a node may answer (and close) before it has read the whole body: its answer then says why
                 return answerAfter(connection, e);

@@ -2,8 +2,6 @@ package io.promptcache.index.storage;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,8 +29,6 @@ import io.promptcache.schema.proto.NodeStatus;
 
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -237,7 +233,7 @@ public class S3NodeStorage implements NodeStorage {
     @Override
     public Body get(NodeStatus node, String bucket, String key, String range) {
         ResponseInputStream<GetObjectResponse> in = call(node, "answer the GET", () -> client.getObject(b -> b
-                .bucket(bucket).key(key).range(range).overrideConfiguration(at(node))));
+                .bucket(bucket).key(key).range(range).overrideConfiguration(targets.at(node))));
         GetObjectResponse meta = in.response();
         return new Body(in, meta.contentLength(), meta.contentRange());
     }
@@ -347,32 +343,13 @@ public class S3NodeStorage implements NodeStorage {
 
     /** A node gave no answer to {@code what}: refused or broken connection, or none in time. */
     private static StorageCallException failed(NodeStatus node, String what, Exception e) {
-        String why = unreachable(e);
-        return new StorageCallException(why.equals(NO_ANSWER_IN_TIME)
-                ? StorageCallException.Kind.TIMED_OUT
-                : StorageCallException.Kind.UNREACHABLE, name(node) + " did not " + what + ": " + why, e);
+        return StorageCallException.noAnswer(name(node) + " did not " + what, e);
     }
-
-    private static final String NO_ANSWER_IN_TIME = "it did not answer in time";
 
     private static String name(NodeStatus node) {
         return node.hasExternal()
                 ? "external S3 endpoint " + node.getNodeId() + " (" + node.getEndpoint() + ")"
                 : "storage node " + node.getNodeId();
-    }
-
-    /** Why a node gave no answer, in plain words. */
-    private static String unreachable(Exception e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
-                    || t instanceof SocketTimeoutException) {
-                return NO_ANSWER_IN_TIME;
-            }
-            if (t instanceof ConnectException) {
-                return "it refused the connection";
-            }
-        }
-        return "the connection to it failed (" + e.getMessage() + ")";
     }
 
     @Override
@@ -433,9 +410,9 @@ public class S3NodeStorage implements NodeStorage {
         return path.toString();
     }
 
-    /** The request override that sends a request to {@code node}. */
+    /** The request override of a bodiless request to {@code node}, bounded ({@link NodeTargets#control}). */
     private AwsRequestOverrideConfiguration at(NodeStatus node) {
-        return targets.at(node);
+        return targets.control(node);
     }
 
     /** As {@link #at}, with no retry: for a body streamed from the engine ({@link NodeTargets#once}). */

@@ -98,6 +98,11 @@ public final class StorageNodeProcess implements AutoCloseable {
         return Long.parseLong(m.group(1));
     }
 
+    /** Sends {@code kill -<signal>}: {@code STOP} pauses the node (as a stall would), {@code CONT} resumes it. */
+    public void signal(String signal) {
+        process.signal(signal);
+    }
+
     /** Crash: SIGKILL. */
     public void kill() {
         process.kill();

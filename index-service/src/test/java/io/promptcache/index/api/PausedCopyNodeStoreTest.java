@@ -1,0 +1,79 @@
+package io.promptcache.index.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.devservices.testing.ServiceHealthContract;
+import io.promptcache.devservices.testing.StorageNodeProcess;
+import io.promptcache.index.storage.NodeDirectory;
+import io.promptcache.schema.proto.NodeStatus;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * Every node call bounded, with two copies (issue 66): a store written to two nodes at once, one of which was paused
+ * (SIGSTOP), gives the paused copy up once it has taken no byte for the write stall (5 s) and is stored on the other
+ * alone, within its bound, instead of waiting for the paused node (which held every store whose copies included it).
+ */
+@QuarkusTest
+@TestProfile(PausedCopyNodeStoreTest.TwoCopies.class)
+class PausedCopyNodeStoreTest {
+
+    private static final int BLOCK_TOKENS = 16;
+    private static final int BIG = 32 << 20;
+    private static final Duration BOUND = Duration.ofSeconds(12);
+
+    @Inject
+    NodeDirectory nodes;
+
+    @Test
+    void shouldStoreOnTheLiveCopyWithinItsBoundWhenTheOtherCopysNodeIsPaused() throws Exception {
+        ServiceHealthContract.awaitReady();
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        try (StorageNodeProcess live = StorageNodeProcess.start(bootstrap, Map.of());
+                StorageNodeProcess paused = StorageNodeProcess.start(bootstrap, Map.of())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> writable().containsAll(List.of(live.nodeId(),
+                    paused.nodeId())));
+            String ns = Api.namespace("paused-copy-" + paused.nodeId());
+            paused.signal("STOP");
+            try {
+                // When: a big store, whose two copies go to both nodes
+                int[] big = Api.tokens(BIG / (1 << 20) * BLOCK_TOKENS, 1);
+                long start = System.nanoTime();
+                String outcome = PausedNodeStoreTest.send(ns, big, 1 << 20, new byte[BIG]);
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+                // Then: stored on the live copy within the bound; found there
+                System.out.printf("store with a paused copy node: %s after %d ms%n", outcome, took.toMillis());
+                assertThat(outcome).startsWith("201 ").contains("\"node\":\"" + live.nodeId() + "\"");
+                assertThat(took).isLessThan(BOUND);
+                Api.lookup(ns, big).body("hit", equalTo(true)).body("node", equalTo(live.nodeId()));
+            } finally {
+                paused.signal("CONT");
+            }
+        }
+    }
+
+    private List<String> writable() {
+        return nodes.writable().stream().map(NodeStatus::getNodeId).toList();
+    }
+
+    public static class TwoCopies implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("promptcache.index.store.replicas", "2", "promptcache.index.body-idle-timeout", "30s");
+        }
+    }
+}
