@@ -103,8 +103,6 @@ public final class OrphanSweep {
             mailbox = outbox.mailbox();
         }
         mailbox.drain();
-        LOG.info("DEBUG step now={} next={} running={} proof={} cursors={} listing={}", now, nextRoundAt, running,
-                proof, cursors, listing);
         if (proof != null) {
             if (proof.isDone()) {
                 decide(proof.join(), known);
