@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The fault suite, bounded (about 3 minutes: rounds of 15 s, or the fault's own time when longer): real processes (the broker, 2 storage nodes, 2 index replicas, 2
- * gc-processors), engines serving throughout, one round of each fault; no round may break an invariant.
+ * gc-processors), engines serving throughout, one round of each fault; no round may break an invariant. Then the node
+ * faults again with every object kept in two copies.
  */
 class ChaosIT {
 
@@ -47,5 +48,28 @@ class ChaosIT {
         Map<String, Long> all = rounds.get(rounds.size() - 1).counts();
         assertThat(all.getOrDefault("violation.get_wrong_bytes", 0L)).isZero();
         assertThat(all.getOrDefault("get.ok", 0L)).as("hits served").isPositive();
+    }
+
+    @Test
+    void shouldKeepEveryPromiseWithTwoCopiesWhileANodeIsPausedOrKilled() throws Exception {
+        // Given: every object on both nodes (store.replicas=2: a store writes both copies at once, issue 66)
+        Path home = Path.of("..").toAbsolutePath().normalize();
+        StringWriter log = new StringWriter();
+        List<Fault> faults = List.of(Fault.NODE_PAUSE, Fault.NODE_KILL);
+        List<Round> rounds;
+        // When
+        try (Stack stack = Stack.start(ChaosRun.stackSpec(home, null, 2))) {
+            rounds = ChaosRun.run(stack, new ChaosRun.Options(faults.size(), Duration.ofSeconds(15), 20261206, 4,
+                    faults, ChaosRun.DEFAULT_RATE), new PrintWriter(log, true));
+        }
+        System.out.print(log);
+        // Then: stores went on while a copy's node was paused or gone, no invariant broke
+        for (Round round : rounds) {
+            assertThat(round.violations()).as(round + "\n" + log).isEmpty();
+            if (round.fault() != null) {
+                assertThat(round.counts().getOrDefault("store.201", 0L)).as(round.toString()).isPositive();
+            }
+        }
+        assertThat(rounds.get(rounds.size() - 1).counts().getOrDefault("violation.get_wrong_bytes", 0L)).isZero();
     }
 }
