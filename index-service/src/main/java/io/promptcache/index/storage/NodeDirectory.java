@@ -69,6 +69,18 @@ public class NodeDirectory {
         return null;
     }
 
+    /** Every copy of {@code object} on a LIVE node, in the record's order (the first is {@link #servingCopy}). */
+    public List<NodeStatus> servingCopies(ObjectRecord object) {
+        List<NodeStatus> copies = new ArrayList<>(object.getNodesCount());
+        for (String nodeId : object.getNodesList()) {
+            NodeStatus node = serving(nodeId);
+            if (node != null) {
+                copies.add(node);
+            }
+        }
+        return copies;
+    }
+
     /** Whether a new object may go to {@code node} now (LIVE and UP). */
     public boolean takesWrites(NodeStatus node) {
         if (node.hasExternal()) {

@@ -56,29 +56,41 @@ public class ObjectService {
 
     /**
      * One range GET of the object on its node ({@code range} null: all of it); the caller closes the body. A
-     * tombstoned object stays loadable during its grace window; a 404 from the node invalidates it.
+     * tombstoned object stays loadable during its grace window. With several copies, a copy whose node does not
+     * answer (refused, or not in time: a node stopped before its heartbeats lapse) or does not have it is passed over
+     * for the next; the object is invalidated only when every copy tried answered 404.
      */
     public NodeStorage.Body load(Caller caller, String objectId, String range) {
         ObjectRecord record = require(caller, objectId);
-        NodeStatus node = nodeOf(record);
-        if (node == null) {
-            throw new ApiException(ApiErrorCode.STORAGE_NODE_GONE, "the node of object " + objectId
-                    + " is not known any more");
+        List<NodeStatus> copies = nodes.servingCopies(record);
+        if (copies.isEmpty()) {
+            NodeStatus node = nodeOf(record);
+            if (node == null) {
+                throw new ApiException(ApiErrorCode.STORAGE_NODE_GONE, "the node of object " + objectId
+                        + " is not known any more");
+            }
+            copies = List.of(node);
         }
-        try {
-            return storage.get(node, record.getBucket(), record.getKey(), range);
-        } catch (StorageCallException e) {
-            switch (e.kind()) {
-                case NOT_FOUND -> {
-                    tombstone(record, ObjectIds.parse(objectId), TombstoneReason.TOMBSTONE_REASON_INVALIDATED);
-                    throw new ApiException(ApiErrorCode.OBJECT_MISSING, "storage node " + node.getNodeId()
-                            + " does not have object " + objectId + " (lost); it is invalidated: treat it as a miss");
+        StorageCallException failure = null;
+        int missing = 0;
+        for (NodeStatus node : copies) {
+            try {
+                return storage.get(node, record.getBucket(), record.getKey(), range);
+            } catch (StorageCallException e) {
+                if (e.kind() == StorageCallException.Kind.INVALID_RANGE) {
+                    throw new ApiException(ApiErrorCode.INVALID_RANGE, "range " + range
+                            + " is outside the object's " + record.getTotalBytes() + " bytes");
                 }
-                case INVALID_RANGE -> throw new ApiException(ApiErrorCode.INVALID_RANGE, "range " + range
-                        + " is outside the object's " + record.getTotalBytes() + " bytes");
-                default -> throw new ApiException(ApiErrorCode.STORAGE_NODE_FAILED, e.getMessage(), e);
+                missing += e.kind() == StorageCallException.Kind.NOT_FOUND ? 1 : 0;
+                failure = e;
             }
         }
+        if (missing == copies.size()) {
+            tombstone(record, ObjectIds.parse(objectId), TombstoneReason.TOMBSTONE_REASON_INVALIDATED);
+            throw new ApiException(ApiErrorCode.OBJECT_MISSING, "storage node " + copies.get(0).getNodeId()
+                    + " does not have object " + objectId + " (lost); it is invalidated: treat it as a miss");
+        }
+        throw new ApiException(ApiErrorCode.STORAGE_NODE_FAILED, failure.getMessage(), failure);
     }
 
     /** The object's record for a caller of its tenant (400 malformed id, 404 unknown, 403 other tenant). */

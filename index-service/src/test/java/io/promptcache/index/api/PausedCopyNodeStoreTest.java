@@ -17,6 +17,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -24,7 +25,8 @@ import static org.hamcrest.Matchers.equalTo;
 /**
  * Every node call bounded, with two copies (issue 66): a store written to two nodes at once, one of which was paused
  * (SIGSTOP), gives the paused copy up once it has taken no byte for the write stall (5 s) and is stored on the other
- * alone, within its bound, instead of waiting for the paused node (which held every store whose copies included it).
+ * alone, within its bound, instead of waiting for the paused node (which held every store whose copies included it);
+ * and a load through the index whose first copy's node died is served by the other copy at once.
  */
 @QuarkusTest
 @TestProfile(PausedCopyNodeStoreTest.TwoCopies.class)
@@ -62,6 +64,30 @@ class PausedCopyNodeStoreTest {
             } finally {
                 paused.signal("CONT");
             }
+        }
+    }
+
+    @Test
+    void shouldLoadFromTheOtherCopyAtOnceWhenTheFirstCopysNodeDies() {
+        ServiceHealthContract.awaitReady();
+        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+        try (StorageNodeProcess a = StorageNodeProcess.start(bootstrap, Map.of());
+                StorageNodeProcess b = StorageNodeProcess.start(bootstrap, Map.of())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> writable().containsAll(List.of(a.nodeId(),
+                    b.nodeId())));
+            // Given: an object in two copies, read first from its first copy's node
+            String ns = Api.namespace("copy-failover-" + a.nodeId());
+            int[] prompt = Api.tokens(4 * BLOCK_TOKENS, 5);
+            byte[] kv = Api.randomBytes(4 * 4096, 6);
+            String objectId = Api.store(ns, prompt, 4096, kv).statusCode(201).extract().path("objectId");
+            String first = Api.lookup(ns, prompt).body("hit", equalTo(true)).extract().path("node");
+
+            // When: that node dies, before its heartbeats lapse (the index still takes it for live)
+            (first.equals(a.nodeId()) ? a : b).kill();
+
+            // Then: the load through the index is served by the other copy, at once, whole
+            byte[] loaded = given().get("/v1/objects/" + objectId).then().statusCode(200).extract().asByteArray();
+            assertThat(loaded).isEqualTo(kv);
         }
     }
 
