@@ -64,6 +64,8 @@ class GcTopologyTest {
     private static final Instant START = Instant.parse("2027-01-01T00:00:00Z");
     private static final long T0 = START.toEpochMilli();
     private static final long DAY = 86_400_000L;
+    /** Older than the orphan grace (1 h). */
+    private static final long TWO_HOURS_AGO = T0 - 2 * 3_600_000L;
     private static final String ENDPOINT = "http://127.0.0.1:9001";
     private static final TopicCatalog CATALOG = TopicCatalog.defaults();
 
@@ -425,14 +427,12 @@ class GcTopologyTest {
     @Test
     void shouldDeleteOrphansOlderThanTheirGraceOnly() throws Exception {
         // Given: a sweep every minute; the node holds a known object, an old orphan, a young orphan, a foreign key
-        start(Duration.ofMinutes(1));
-        heartbeat(1_000_000);
+        startSweeping();
         ObjectId known = store(100, T0 - DAY, 0, 600);
         String knownKey = Records.live(known, "n1", 100, T0).getKey();
-        String oldOrphan = Records.NAMESPACE + "/" + ObjectId.generate();
+        String oldOrphan = heldOld(ObjectId.generate());
         String youngOrphan = Records.NAMESPACE + "/" + ObjectId.generate();
         storage.holds(new NodeStorage.Listed(knownKey, 100, T0 - DAY));
-        storage.holds(new NodeStorage.Listed(oldOrphan, 100, T0 - 2 * 3_600_000L));
         storage.holds(new NodeStorage.Listed(youngOrphan, 100, T0 - 60_000));
         storage.holds(new NodeStorage.Listed("someone-else/file.bin", 100, T0 - DAY));
 
@@ -453,13 +453,10 @@ class GcTopologyTest {
     void shouldDeleteNoOrphanWhileTheBookIsNotProvenCaughtUpWithObjects() throws Exception {
         // Given: a sweep every minute; an old key whose record the book has not read yet (a GC back from an outage
         // longer than the orphan grace, reading its backlog)
-        start(Duration.ofMinutes(1));
-        heartbeat(1_000_000);
+        startSweeping();
         ObjectId late = ObjectId.generate();
-        String lateKey = Records.live(late, "n1", 100, T0).getKey();
-        storage.holds(new NodeStorage.Listed(lateKey, 100, T0 - 2 * 3_600_000L));
-        String orphan = Records.NAMESPACE + "/" + ObjectId.generate();
-        storage.holds(new NodeStorage.Listed(orphan, 100, T0 - 2 * 3_600_000L));
+        heldOld(late);
+        String orphan = heldOld(ObjectId.generate());
         bookProof = new BookProgress.Proof(false, "the ledgers are behind objects");
 
         // When: three rounds while the book is behind
@@ -470,7 +467,7 @@ class GcTopologyTest {
 
         // When: the book catches up and has the record; two more rounds
         bookProof = new BookProgress.Proof(true, "caught up");
-        objectsIn.pipeInput(late, Records.live(late, "n1", 100, T0 - 2 * 3_600_000L), now);
+        objectsIn.pipeInput(late, Records.live(late, "n1", 100, TWO_HOURS_AGO), now);
         advance(Duration.ofMinutes(2));
 
         // Then: a live object is never deleted; the orphan proven twice is
@@ -480,15 +477,13 @@ class GcTopologyTest {
     @Test
     void shouldKeepASuspectWhoseRecordArrivesBetweenTheTwoRounds() throws Exception {
         // Given: a sweep every minute; an old key unknown in the first proven round
-        start(Duration.ofMinutes(1));
-        heartbeat(1_000_000);
+        startSweeping();
         ObjectId slow = ObjectId.generate();
-        String slowKey = Records.live(slow, "n1", 100, T0).getKey();
-        storage.holds(new NodeStorage.Listed(slowKey, 100, T0 - 2 * 3_600_000L));
+        heldOld(slow);
         advance(Duration.ofSeconds(2));
 
         // When: its record reaches the book before the second round
-        objectsIn.pipeInput(slow, Records.live(slow, "n1", 100, T0 - 2 * 3_600_000L), now);
+        objectsIn.pipeInput(slow, Records.live(slow, "n1", 100, TWO_HOURS_AGO), now);
         advance(Duration.ofMinutes(2));
 
         // Then
@@ -720,6 +715,19 @@ class GcTopologyTest {
     private void heartbeat(long newCapacity) {
         capacity = newCapacity;
         nodes.pipeInput(new NodeId("n1"), Records.node("n1", ENDPOINT, capacity, now), now);
+    }
+
+    /** Starts with an orphan sweep every minute, on a node with room for everything (no eviction). */
+    private void startSweeping() throws Exception {
+        start(Duration.ofMinutes(1));
+        heartbeat(1_000_000);
+    }
+
+    /** The node holds 100 bytes of object {@code id}, PUT before the orphan grace (1 h); returns their key. */
+    private String heldOld(ObjectId id) {
+        String key = Records.NAMESPACE + "/" + id;
+        storage.holds(new NodeStorage.Listed(key, 100, TWO_HOURS_AGO));
+        return key;
     }
 
     /** Advances wall-clock time in 1 s steps, the node heartbeating at each. */

@@ -135,7 +135,7 @@ final class DerivedKeys {
     }
 
     /** An entry that cannot be read counts as none (the next write replaces it). */
-    private PrefixEntry read(PrefixKey key) {
+    PrefixEntry read(PrefixKey key) {
         try {
             return map.get(key);
         } catch (SerializationException e) {

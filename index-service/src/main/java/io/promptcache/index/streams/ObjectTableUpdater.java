@@ -53,7 +53,7 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
         store = context.getStateStore(storeName);
         KeyValueStore<PrefixKey, PrefixEntry> map = context.getStateStore(prefixMapName);
         derived = new DerivedKeys(map, onListed);
-        PrefixEntry stamp = stamp(map);
+        PrefixEntry stamp = derived.read(MapLayout.STAMP_KEY);
         boolean rebuild = !MapLayout.current().equals(stamp);
         if (rebuild) {
             // wiped and restored from prefixes (no stamp), or derived by a build of another layout: derive again
@@ -85,14 +85,6 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
             LOG.info("Derived the PrefixMap entries of {} objects at start", relisted);
         }
         map.put(MapLayout.STAMP_KEY, MapLayout.current());
-    }
-
-    private static PrefixEntry stamp(KeyValueStore<PrefixKey, PrefixEntry> map) {
-        try {
-            return map.get(MapLayout.STAMP_KEY);
-        } catch (SerializationException e) {
-            return null;
-        }
     }
 
     @Override

@@ -25,8 +25,8 @@ public record Caller(String tenant, String principal) {
     }
 
     /**
-     * Whether this caller owns an object recorded with {@code ownerId}: the principal that stored it. In open mode every
-     * caller does. An object recorded before owners were keys names its tenant, and every key of the tenant owns it.
+     * Whether this caller owns an object recorded with {@code ownerId}: the principal that stored it. In open mode
+     * every caller does. An object recorded before owners were keys names its tenant, and every key of the tenant owns it.
      */
     public boolean owns(String ownerId) {
         return open() || principal.equals(ownerId) || tenant.equals(ownerId);

@@ -29,8 +29,8 @@ import io.quarkus.runtime.StartupEvent;
  * or {@code X-Api-Key: <key>}. In {@code api-key} mode a missing or unknown key is 401 and a namespace or object of
  * another tenant is 403. A key also names the caller's identity within its tenant ({@link Caller#principal()}): the
  * principal its line names ({@code <tenant>/<name>}, shared by every key of that principal, so a rotation keeps the
- * owner), or else the key itself; the owner of what it stores, and the only one who deletes it. In {@code open} mode (local development) no key is asked
- * for; that is logged at start.
+ * owner), or else the key itself; the owner of what it stores, and the only one who deletes it. In {@code open} mode
+ * (local development) no key is asked for; that is logged at start.
  */
 @ApplicationScoped
 public class Tenancy {
@@ -82,9 +82,8 @@ public class Tenancy {
             String tenant = slash < 0 ? name : name.substring(0, slash);
             String principal = slash < 0 ? null : name.substring(slash + 1);
             if (principal != null && (!PRINCIPAL.matcher(principal).matches() || principal.startsWith("key-"))) {
-                throw new IllegalArgumentException("principal '" + principal + "' of tenant " + tenant
-                        + " must be 1-64 "
-                        + "letters, digits, '.', '_' or '-', and not start with 'key-' (a key's own principal)");
+                throw new IllegalArgumentException("principal '" + principal + "' of tenant " + tenant + " must be "
+                        + "1-64 letters, digits, '.', '_' or '-', and not start with 'key-' (a key's own principal)");
             }
             keys.forEach(key -> {
                 if (key.isBlank()) {

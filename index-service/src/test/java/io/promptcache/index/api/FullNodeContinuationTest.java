@@ -5,15 +5,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.inject.Inject;
-
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.index.storage.NodeDirectory;
-import io.promptcache.schema.proto.NodeStatus;
 import io.quarkus.test.junit.QuarkusTest;
 
 import static io.promptcache.index.api.ContinuationStoreTest.BLOCK_BYTES;
@@ -28,12 +24,9 @@ import static org.hamcrest.Matchers.nullValue;
  * runs) goes on on a node with room: its next turn is stored whole there instead of being refused by the full node.
  */
 @QuarkusTest
-class FullNodeContinuationTest {
+class FullNodeContinuationTest extends OwnNodesTest {
 
     private static final long SMALL = 256 << 10;
-
-    @Inject
-    NodeDirectory nodes;
 
     @Test
     void shouldStoreTheNextTurnWholeOnANodeWithRoomWhenItsParentsNodeIsFull() {
@@ -74,9 +67,5 @@ class FullNodeContinuationTest {
                         .body("node", equalTo(roomy.nodeId()));
             }
         }
-    }
-
-    private List<String> writable() {
-        return nodes.writable().stream().map(NodeStatus::getNodeId).toList();
     }
 }

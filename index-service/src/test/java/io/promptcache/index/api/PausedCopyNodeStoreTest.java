@@ -1,25 +1,18 @@
 package io.promptcache.index.api;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
-import jakarta.inject.Inject;
-
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
-import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.devservices.testing.StorageNodeProcess;
-import io.promptcache.index.storage.NodeDirectory;
-import io.promptcache.schema.proto.NodeStatus;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
+import static io.promptcache.index.api.ContinuationStoreTest.BLOCK_TOKENS;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
@@ -30,36 +23,26 @@ import static org.hamcrest.Matchers.equalTo;
  */
 @QuarkusTest
 @TestProfile(PausedCopyNodeStoreTest.TwoCopies.class)
-class PausedCopyNodeStoreTest {
+class PausedCopyNodeStoreTest extends OwnNodesTest {
 
-    private static final int BLOCK_TOKENS = 16;
-    private static final int BIG = 32 << 20;
     private static final Duration BOUND = Duration.ofSeconds(12);
-
-    @Inject
-    NodeDirectory nodes;
 
     @Test
     void shouldStoreOnTheLiveCopyWithinItsBoundWhenTheOtherCopysNodeIsPaused() throws Exception {
-        ServiceHealthContract.awaitReady();
-        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
-        try (StorageNodeProcess live = StorageNodeProcess.start(bootstrap, Map.of());
-                StorageNodeProcess paused = StorageNodeProcess.start(bootstrap, Map.of())) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> writable().containsAll(List.of(live.nodeId(),
-                    paused.nodeId())));
+        try (StorageNodeProcess live = startNode(Map.of()); StorageNodeProcess paused = startNode(Map.of())) {
+            awaitWritable(live, paused);
             String ns = Api.namespace("paused-copy-" + paused.nodeId());
             paused.signal("STOP");
             try {
                 // When: a big store, whose two copies go to both nodes
                 int[] big = Api.tokens(BIG / (1 << 20) * BLOCK_TOKENS, 1);
-                long start = System.nanoTime();
-                String outcome = PausedNodeStoreTest.send(ns, big, 1 << 20, new byte[BIG]);
-                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                Timed store = storeBig(ns, big);
 
                 // Then: stored on the live copy within the bound; found there
-                System.out.printf("store with a paused copy node: %s after %d ms%n", outcome, took.toMillis());
-                assertThat(outcome).startsWith("201 ").contains("\"node\":\"" + live.nodeId() + "\"");
-                assertThat(took).isLessThan(BOUND);
+                System.out.printf("store with a paused copy node: %s after %d ms%n", store.outcome(), store.took()
+                        .toMillis());
+                assertThat(store.outcome()).startsWith("201 ").contains("\"node\":\"" + live.nodeId() + "\"");
+                assertThat(store.took()).isLessThan(BOUND);
                 Api.lookup(ns, big).body("hit", equalTo(true)).body("node", equalTo(live.nodeId()));
             } finally {
                 paused.signal("CONT");
@@ -69,12 +52,8 @@ class PausedCopyNodeStoreTest {
 
     @Test
     void shouldLoadFromTheOtherCopyAtOnceWhenTheFirstCopysNodeDies() {
-        ServiceHealthContract.awaitReady();
-        String bootstrap = ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
-        try (StorageNodeProcess a = StorageNodeProcess.start(bootstrap, Map.of());
-                StorageNodeProcess b = StorageNodeProcess.start(bootstrap, Map.of())) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> writable().containsAll(List.of(a.nodeId(),
-                    b.nodeId())));
+        try (StorageNodeProcess a = startNode(Map.of()); StorageNodeProcess b = startNode(Map.of())) {
+            awaitWritable(a, b);
             // Given: an object in two copies, read first from its first copy's node
             String ns = Api.namespace("copy-failover-" + a.nodeId());
             int[] prompt = Api.tokens(4 * BLOCK_TOKENS, 5);
@@ -89,10 +68,6 @@ class PausedCopyNodeStoreTest {
             byte[] loaded = given().get("/v1/objects/" + objectId).then().statusCode(200).extract().asByteArray();
             assertThat(loaded).isEqualTo(kv);
         }
-    }
-
-    private List<String> writable() {
-        return nodes.writable().stream().map(NodeStatus::getNodeId).toList();
     }
 
     public static class TwoCopies implements QuarkusTestProfile {
