@@ -131,6 +131,54 @@ class GcEvictionTest extends NodeBackedGcTest {
         given().get("/q/health/ready").then().statusCode(200);
     }
 
+    @Test
+    void shouldKeepRunningWhenARecordIsTooLargeForWhatItWritesOfIt() {
+        // Given: object records as large as objects takes (1 MiB, its max.message.bytes; found by trying, each try a
+        // record too): what the GC makes of one (its ledger entry, its summary, its tombstone) adds its own fields
+        // and would not fit its own topics, and under exactly-once a write that fails fails the stream thread
+        ObjectId big = ObjectId.generate();
+        ObjectRecord.Builder record = Records.live(big, node.nodeId(), 10, System.currentTimeMillis()).toBuilder()
+                .setKeysFromRecord(true);
+        int low = 1_000_000;
+        int high = Topics.MAX_RECORD_BYTES;
+        List<byte[]> tries = new ArrayList<>(List.of(big.toBytes()));
+        assertThat(cluster.accepted(Topics.OBJECTS, ObjectId.generate().toBytes(), padded(record, high)))
+                .as("objects refuses a record over its limit").isFalse();
+        while (high - low > 1) {
+            int mid = (low + high) >>> 1;
+            tries.add(ObjectId.generate().toBytes());
+            if (cluster.accepted(Topics.OBJECTS, tries.get(tries.size() - 1), padded(record, mid))) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        cluster.sendRaw(Topics.OBJECTS, big.toBytes(), padded(record, low));
+
+        // Then: the record is a dead letter, saying why, and the GC keeps working: a tombstone of an object nobody
+        // registered, sent after it, is carried out, and the GC stays ready
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(cluster.history(Topics.DEAD_LETTERS))
+                .anySatisfy(letter -> {
+                    assertThat(letter.getKey()).isEqualTo(big.toBytes());
+                    assertThat(letter.getValue().getReason()).contains("the GC could not write what it makes of it");
+                }));
+        ObjectId unknown = ObjectId.generate();
+        cluster.send(Topics.OBJECTS, unknown, Records.tombstone(Records.live(unknown, node.nodeId(), 10, 0),
+                System.currentTimeMillis()));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(cluster.history(Topics.OBJECTS)
+                .stream().filter(e -> e.getKey().equals(unknown)).map(Map.Entry::getValue)).as("tombstone, then null")
+                .hasSize(2).last().isNull());
+        given().get("/q/health/ready").then().statusCode(200);
+        tries.forEach(key -> cluster.sendRaw(Topics.OBJECTS, key, null)); // gone from the topic the other tests read
+    }
+
+    /** {@code record}'s bytes grown to {@code bytes} by its owner field (informational). */
+    private static byte[] padded(ObjectRecord.Builder record, int bytes) {
+        int base = record.clone().setOwnerId("").build().getSerializedSize();
+        int pad = bytes - base - 4; // the field's tag and length take 4 bytes at these sizes
+        return record.clone().setOwnerId("x".repeat(Math.max(0, pad))).build().toByteArray();
+    }
+
     /**
      * Lets the broker's real cleaner compact {@code objects} and {@code prefixes} (segments rolled, nulls kept only
      * 100 ms): no record at all is left of the evicted objects, the kept ones still read LIVE.

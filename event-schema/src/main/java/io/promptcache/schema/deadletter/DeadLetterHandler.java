@@ -6,22 +6,33 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.ProductionExceptionHandler;
+import org.apache.kafka.streams.processor.api.Record;
 
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
 
 /**
- * Kafka Streams deserialization handler: every record that cannot be read goes to the {@code dead-letters} topic
- * and the stream continues. Set it as {@code default.deserialization.exception.handler} (Quarkus:
- * {@code kafka-streams.default.deserialization.exception.handler}); it takes {@code bootstrap.servers} (and
- * security settings) from the Streams configuration and {@value TopicCatalog#PREFIX_CONFIG_KEY} for the topic
- * prefix.
+ * Kafka Streams exception handler: every record that cannot be read, processed or written goes to the
+ * {@code dead-letters} topic and the stream continues; a record never stops a stream thread. Set it as
+ * {@code deserialization.exception.handler}, {@code processing.exception.handler} and
+ * {@code production.exception.handler} (Quarkus: {@code kafka-streams.<name>}); it takes {@code bootstrap.servers}
+ * (and security settings) from the Streams configuration and {@value TopicCatalog#PREFIX_CONFIG_KEY} for the topic
+ * prefix. A record the producer refused for a reason that may pass (a retriable error) is retried, as Kafka
+ * Streams' default does; one it refused for good (too large for its topic, say) is the dead letter.
  */
-public class DeadLetterHandler implements DeserializationExceptionHandler {
+public class DeadLetterHandler
+        implements
+            DeserializationExceptionHandler,
+            ProcessingExceptionHandler,
+            ProductionExceptionHandler {
 
     private final Map<String, Object> producerConfig = new HashMap<>();
     private TopicCatalog catalog;
@@ -47,6 +58,35 @@ public class DeadLetterHandler implements DeserializationExceptionHandler {
             Exception exception) {
         publisher().publish(record, exception);
         return DeserializationHandlerResponse.CONTINUE;
+    }
+
+    /** A processor threw on {@code record}: the record it was processing (as consumed) is the dead letter. */
+    @Override
+    public ProcessingHandlerResponse handle(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+        publisher().publish(DeadLetters.of(context.topic(), context.partition(), context.offset(),
+                context.sourceRawKey(), context.sourceRawValue(), exception, reporterId, System.currentTimeMillis()),
+                context.sourceRawKey());
+        return ProcessingHandlerResponse.CONTINUE;
+    }
+
+    @Override
+    public ProductionExceptionHandlerResponse handle(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record,
+            Exception exception) {
+        if (exception instanceof RetriableException) {
+            return ProductionExceptionHandlerResponse.RETRY;
+        }
+        publisher().publish(DeadLetters.of(record.topic(), record.partition() == null ? -1 : record.partition(), -1,
+                record.key(), record.value(), exception, reporterId, System.currentTimeMillis()), record.key());
+        return ProductionExceptionHandlerResponse.CONTINUE;
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public ProductionExceptionHandlerResponse handleSerializationException(ErrorHandlerContext context,
+            ProducerRecord record, Exception exception, SerializationExceptionOrigin origin) {
+        publisher().publish(DeadLetters.of(record.topic(), -1, -1, context.sourceRawKey(),
+                context.sourceRawValue(), exception, reporterId, System.currentTimeMillis()), context.sourceRawKey());
+        return ProductionExceptionHandlerResponse.CONTINUE;
     }
 
     private synchronized DeadLetterPublisher publisher() {

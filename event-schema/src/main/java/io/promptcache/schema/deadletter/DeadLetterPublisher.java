@@ -8,6 +8,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.promptcache.schema.proto.DeadLetter;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
 
@@ -38,24 +39,26 @@ public final class DeadLetterPublisher implements AutoCloseable {
 
     /** Publishes the dead letter of {@code record}; returns at once (the send is asynchronous). */
     public void publish(ConsumerRecord<byte[], byte[]> record, Throwable failure) {
-        LOG.warn("Unreadable record {}-{}@{} sent to {}: {}", record.topic(), record.partition(), record.offset(),
-                topic, failure.getMessage());
-        byte[] value = Topics.DEAD_LETTERS.valueSerde().serializer().serialize(topic,
-                DeadLetters.of(record, failure, reporterId, System.currentTimeMillis()));
+        publish(DeadLetters.of(record, failure, reporterId, System.currentTimeMillis()), record.key());
+    }
+
+    /** Publishes {@code letter} under {@code key} (the original record's); returns at once. */
+    public void publish(DeadLetter letter, byte[] key) {
+        String source = letter.getSourceTopic() + "-" + letter.getSourcePartition() + "@" + letter.getSourceOffset();
+        LOG.warn("Record {} sent to {} ({}): {}", source, topic, letter.getExceptionClass(), letter.getReason());
+        byte[] value = Topics.DEAD_LETTERS.valueSerde().serializer().serialize(topic, letter);
         try {
-            producer.send(new ProducerRecord<>(topic, record.key(), value), (metadata, error) -> {
+            producer.send(new ProducerRecord<>(topic, key, value), (metadata, error) -> {
                 if (error == null) {
                     published.incrementAndGet();
                 } else {
                     failed.incrementAndGet();
-                    LOG.error("Could not publish dead letter of {}-{}@{}: {}", record.topic(), record.partition(),
-                            record.offset(), error.toString());
+                    LOG.error("Could not publish dead letter of {}: {}", source, error.toString());
                 }
             });
         } catch (RuntimeException e) {
             failed.incrementAndGet();
-            LOG.error("Could not publish dead letter of {}-{}@{}: {}", record.topic(), record.partition(),
-                    record.offset(), e.toString());
+            LOG.error("Could not publish dead letter of {}: {}", source, e.toString());
         }
     }
 

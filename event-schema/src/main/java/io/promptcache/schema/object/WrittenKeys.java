@@ -8,9 +8,12 @@ import java.util.Map;
 
 import com.google.protobuf.ByteString;
 
+import io.promptcache.schema.key.KeyPageId;
+import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.BlockLayout;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.serde.SchemaVersion;
@@ -23,7 +26,148 @@ import io.promptcache.schema.serde.SchemaVersion;
  */
 public final class WrittenKeys {
 
+    /**
+     * Keys a record lists inline at most, and a key page holds at most: a store that wrote more lists them in pages of
+     * topic {@code object-keys} (docs/architecture.md, "Key pages"). 32 KiB of SHA-256 hashes.
+     */
+    public static final int KEYS_PER_PAGE = 1024;
+
+    /** Reads one page of an object's keys; null when the reader does not hold it (not yet, or not any more). */
+    @FunctionalInterface
+    public interface Pages {
+
+        ObjectKeyPage page(KeyPageId id);
+
+        /** A reader that holds no page (records listing their keys inline need none). */
+        Pages NONE = id -> null;
+    }
+
     private WrittenKeys() {
+    }
+
+    /**
+     * Lists {@code keys} in {@code record}: inline when they are at most {@code perPage} (as {@link #list}), else in
+     * pages of {@code perPage} keys, which it returns (the record then says where they are: {@code key_pages},
+     * {@code keys_per_page}, {@code listed_keys}). The pages are to be published with the record, before it.
+     */
+    public static List<ObjectKeyPage> listPaged(ObjectRecord.Builder record, List<PrefixKey> keys, int perPage) {
+        if (perPage < 1) {
+            throw new IllegalArgumentException("a page holds at least one key, not " + perPage);
+        }
+        if (keys.size() <= perPage) {
+            list(record, keys);
+            return List.of();
+        }
+        int length = keys.get(0).prefixHash().length;
+        int first = record.getBlocks() - keys.size() + 1;
+        List<ObjectKeyPage> pages = new ArrayList<>(keys.size() / perPage + 1);
+        for (int from = 0; from < keys.size(); from += perPage) {
+            int to = Math.min(keys.size(), from + perPage);
+            byte[] hashes = new byte[length * (to - from)];
+            for (int i = from; i < to; i++) {
+                byte[] hash = keys.get(i).prefixHash();
+                if (hash.length != length) {
+                    throw new IllegalArgumentException("the keys of one object have hashes of one length: "
+                            + length + " and " + hash.length);
+                }
+                System.arraycopy(hash, 0, hashes, (i - from) * length, length);
+            }
+            pages.add(ObjectKeyPage.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                    .setNamespaceId(record.getNamespaceId()).setFirstBlock(first + from).setHashBytes(length)
+                    .setHashes(ByteString.copyFrom(hashes)).build());
+        }
+        record.clearWrittenPrefixHashes().setWrittenPrefixHashBytes(length).setKeyPages(pages.size())
+                .setKeysPerPage(perPage).setListedKeys(keys.size());
+        return pages;
+    }
+
+    /**
+     * {@code pages} keeping the last page it read: a reader walking one object's keys in block order reads each page
+     * once. Not thread-safe; for one walk.
+     */
+    public static Pages lastPageKept(Pages pages) {
+        KeyPageId[] lastId = new KeyPageId[1];
+        ObjectKeyPage[] last = new ObjectKeyPage[1];
+        return id -> {
+            if (!id.equals(lastId[0])) {
+                last[0] = pages.page(id);
+                lastId[0] = id;
+            }
+            return last[0];
+        };
+    }
+
+    /** Whether {@code record} lists its keys in pages of {@code object-keys} rather than inline. */
+    public static boolean paged(ObjectRecord record) {
+        return record != null && record.getKeyPages() > 0 && record.getWrittenPrefixHashBytes() > 0;
+    }
+
+    /** Whether {@code record} carries its keys inline (what holders of many records strip: {@link #without}). */
+    public static boolean inline(ObjectRecord record) {
+        return record != null && record.getWrittenPrefixHashBytes() > 0 && !record.getWrittenPrefixHashes().isEmpty();
+    }
+
+    /** The ids of the pages holding {@code record}'s keys (none for a record listing them inline). */
+    public static List<KeyPageId> pageIds(ObjectId id, ObjectRecord record) {
+        if (!paged(record)) {
+            return List.of();
+        }
+        List<KeyPageId> ids = new ArrayList<>(record.getKeyPages());
+        for (int page = 0; page < record.getKeyPages(); page++) {
+            ids.add(new KeyPageId(id, page));
+        }
+        return ids;
+    }
+
+    /** Whether {@code pages} holds every page of {@code record}'s keys (always, for a record listing them inline). */
+    public static boolean complete(ObjectId id, ObjectRecord record, Pages pages) {
+        for (KeyPageId page : pageIds(id, record)) {
+            if (pages.page(page) == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The hash of key {@code i} (in block order) of the {@link #count} keys {@code record} (of object {@code id})
+     * lists, from the record or from its page; null if {@code pages} lacks that page.
+     */
+    public static ByteString hashAt(ObjectId id, ObjectRecord record, int i, Pages pages) {
+        int length = record.getWrittenPrefixHashBytes();
+        if (!paged(record)) {
+            return record.getWrittenPrefixHashes().substring(i * length, (i + 1) * length);
+        }
+        int perPage = record.getKeysPerPage();
+        ObjectKeyPage page = pages.page(new KeyPageId(id, i / perPage));
+        int at = (i % perPage) * length;
+        if (page == null || page.getHashBytes() != length || page.getHashes().size() < at + length) {
+            return null;
+        }
+        return page.getHashes().substring(at, at + length);
+    }
+
+    /** {@link #key(ObjectRecord, int)} of a record that may list its keys in pages; null if the page is missing. */
+    public static PrefixKey key(ObjectId id, ObjectRecord record, int i, Pages pages) {
+        ByteString hash = hashAt(id, record, i, pages);
+        return hash == null ? null : new PrefixKey(NamespaceId.parse(record.getNamespaceId()), hash.toByteArray());
+    }
+
+    /**
+     * {@link #listsAt(ObjectRecord, int, PrefixKey)} of a record that may list its keys in pages (false if the page is
+     * missing): reads the one hash, from the one page holding it.
+     */
+    public static boolean listsAt(ObjectId id, ObjectRecord record, int blocks, PrefixKey key, Pages pages) {
+        if (!paged(record)) {
+            return listsAt(record, blocks, key);
+        }
+        int first = firstListed(record);
+        if (first == 0 || blocks < first || blocks > record.getBlocks()
+                || key.prefixHash().length != record.getWrittenPrefixHashBytes()) {
+            return false;
+        }
+        ByteString hash = hashAt(id, record, blocks - first, pages);
+        return hash != null && hash.equals(ByteString.copyFrom(key.prefixHash()));
     }
 
     /**
@@ -58,7 +202,8 @@ public final class WrittenKeys {
             return next;
         }
         return next.toBuilder().setWrittenPrefixHashes(earlier.getWrittenPrefixHashes())
-                .setWrittenPrefixHashBytes(earlier.getWrittenPrefixHashBytes())
+                .setWrittenPrefixHashBytes(earlier.getWrittenPrefixHashBytes()).setKeyPages(earlier.getKeyPages())
+                .setKeysPerPage(earlier.getKeysPerPage()).setListedKeys(earlier.getListedKeys())
                 .setKeysFromRecord(next.getKeysFromRecord() || earlier.getKeysFromRecord()).build();
     }
 
@@ -71,25 +216,38 @@ public final class WrittenKeys {
         return listed(record) && record.getKeysFromRecord();
     }
 
-    /** {@code record} without the keys it lists (for holders of many records that never read them). */
+    /**
+     * {@code record} without the keys it lists inline (for holders of many records that never read them); a paged
+     * record keeps where its pages are (three numbers), which is what its pages' nulls need.
+     */
     public static ObjectRecord without(ObjectRecord record) {
-        return listed(record)
+        return inline(record)
                 ? record.toBuilder().clearWrittenPrefixHashes().clearWrittenPrefixHashBytes().build()
                 : record;
     }
 
     /** Whether {@code record} lists its keys (a record of this build that advertised at least one). */
     public static boolean listed(ObjectRecord record) {
-        return record != null && record.getWrittenPrefixHashBytes() > 0 && !record.getWrittenPrefixHashes().isEmpty();
+        return inline(record) || paged(record);
     }
 
-    /** How many keys {@code record} lists (0 when it lists none). */
+    /** How many keys {@code record} lists (0 when it lists none), inline or in pages. */
     public static int count(ObjectRecord record) {
-        return listed(record) ? record.getWrittenPrefixHashes().size() / record.getWrittenPrefixHashBytes() : 0;
+        if (paged(record)) {
+            return record.getListedKeys();
+        }
+        return inline(record) ? record.getWrittenPrefixHashes().size() / record.getWrittenPrefixHashBytes() : 0;
     }
 
-    /** The keys {@code record} lists, in block order (none for a record that lists none). */
+    /**
+     * The keys {@code record} lists inline, in block order (none for a record that lists none); a paged record's are
+     * read with {@link #key(ObjectId, ObjectRecord, int, Pages)}.
+     */
     public static List<PrefixKey> keys(ObjectRecord record) {
+        if (paged(record)) {
+            throw new IllegalArgumentException("the record lists its keys in " + record.getKeyPages()
+                    + " pages of object-keys: read them from there");
+        }
         int count = count(record);
         if (count == 0) {
             return List.of();
@@ -104,7 +262,10 @@ public final class WrittenKeys {
         return keys;
     }
 
-    /** Key {@code i} (in block order) of the {@link #count} keys {@code record} lists, without decoding the others. */
+    /**
+     * Key {@code i} (in block order) of the {@link #count} keys {@code record} lists inline, without decoding the
+     * others.
+     */
     public static PrefixKey key(ObjectRecord record, int i) {
         int length = record.getWrittenPrefixHashBytes();
         return new PrefixKey(NamespaceId.parse(record.getNamespaceId()), record.getWrittenPrefixHashes()
@@ -163,7 +324,7 @@ public final class WrittenKeys {
      * compares keys of one chain, in the record's namespace). Reads the one hash, without decoding the others.
      */
     public static boolean listsAt(ObjectRecord record, int blocks, PrefixKey key) {
-        int first = firstListed(record);
+        int first = inline(record) ? firstListed(record) : 0;
         if (first == 0 || blocks < first || blocks > record.getBlocks()) {
             return false;
         }
@@ -194,7 +355,7 @@ public final class WrittenKeys {
 
     /** Whether {@code record} lists {@code key}. */
     public static boolean lists(ObjectRecord record, PrefixKey key) {
-        int count = count(record);
+        int count = inline(record) ? count(record) : 0;
         if (count == 0 || !key.namespace().equals(NamespaceId.parse(record.getNamespaceId()))) {
             return false;
         }

@@ -3,6 +3,7 @@ package io.promptcache.schema.serde;
 import java.nio.charset.StandardCharsets;
 
 import io.promptcache.schema.key.BackendId;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
@@ -13,6 +14,7 @@ import io.promptcache.schema.proto.DeadLetter;
 import io.promptcache.schema.proto.EngineEvent;
 import io.promptcache.schema.proto.NamespaceRecord;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -28,6 +30,8 @@ public final class EventSerdes {
             PrefixKey::fromBytes);
     private static final KeySerde<ObjectId> OBJECT_ID = new KeySerde<>("ObjectId", ObjectId::toBytes,
             ObjectId::fromBytes);
+    private static final KeySerde<KeyPageId> KEY_PAGE_ID = new KeySerde<>("KeyPageId", KeyPageId::toBytes,
+            KeyPageId::fromBytes);
     private static final KeySerde<NodeId> NODE_ID = new KeySerde<>("NodeId", id -> utf8(id.value()),
             bytes -> new NodeId(new String(bytes, StandardCharsets.UTF_8)));
     private static final KeySerde<BackendId> BACKEND_ID = new KeySerde<>("BackendId", id -> utf8(id.value()),
@@ -41,6 +45,8 @@ public final class EventSerdes {
             PrefixEntry.parser(), PrefixEntry::getSchemaVersion, EventSerdes::checkPrefixEntry);
     private static final ProtoSerde<ObjectRecord> OBJECT_RECORD = new ProtoSerde<>("ObjectRecord",
             ObjectRecord.parser(), ObjectRecord::getSchemaVersion, EventSerdes::checkObjectRecord);
+    private static final ProtoSerde<ObjectKeyPage> OBJECT_KEY_PAGE = new ProtoSerde<>("ObjectKeyPage",
+            ObjectKeyPage.parser(), ObjectKeyPage::getSchemaVersion, EventSerdes::checkKeyPage);
     private static final ProtoSerde<AccessEvent> ACCESS_EVENT = new ProtoSerde<>("AccessEvent",
             AccessEvent.parser(), AccessEvent::getSchemaVersion, e -> checkObjectId(e.getObjectId()));
     private static final ProtoSerde<NodeStatus> NODE_STATUS = new ProtoSerde<>("NodeStatus", NodeStatus.parser(),
@@ -67,6 +73,10 @@ public final class EventSerdes {
         return OBJECT_ID;
     }
 
+    public static KeySerde<KeyPageId> keyPageId() {
+        return KEY_PAGE_ID;
+    }
+
     public static KeySerde<NodeId> nodeId() {
         return NODE_ID;
     }
@@ -89,6 +99,10 @@ public final class EventSerdes {
 
     public static ProtoSerde<ObjectRecord> objectRecord() {
         return OBJECT_RECORD;
+    }
+
+    public static ProtoSerde<ObjectKeyPage> objectKeyPage() {
+        return OBJECT_KEY_PAGE;
     }
 
     public static ProtoSerde<AccessEvent> accessEvent() {
@@ -134,8 +148,22 @@ public final class EventSerdes {
         if (r.getState() == ObjectState.OBJECT_STATE_TOMBSTONED && !r.hasTombstone()) {
             return "a TOMBSTONED record needs its tombstone (epoch, reason, delete_after_ms)";
         }
+        return checkNamespaceId(r.getNamespaceId());
+    }
+
+    private static String checkKeyPage(ObjectKeyPage p) {
+        if (p.getHashBytes() < 1 || p.getHashes().isEmpty() || p.getHashes().size() % p.getHashBytes() != 0) {
+            return "hashes must be a non-empty whole number of hash_bytes-long hashes";
+        }
+        if (p.getFirstBlock() < 1) {
+            return "first_block must be at least 1";
+        }
+        return checkNamespaceId(p.getNamespaceId());
+    }
+
+    private static String checkNamespaceId(String text) {
         try {
-            NamespaceId.parse(r.getNamespaceId());
+            NamespaceId.parse(text);
             return null;
         } catch (IllegalArgumentException e) {
             return e.getMessage();

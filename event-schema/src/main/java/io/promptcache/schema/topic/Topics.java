@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.kafka.common.config.TopicConfig;
 
 import io.promptcache.schema.key.BackendId;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
@@ -16,6 +17,7 @@ import io.promptcache.schema.proto.DeadLetter;
 import io.promptcache.schema.proto.EngineEvent;
 import io.promptcache.schema.proto.NamespaceRecord;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 import io.promptcache.schema.proto.Reclaim;
@@ -33,6 +35,12 @@ public final class Topics {
     /** Object records (LIVE / TOMBSTONED): object id -> ObjectRecord. */
     public static final TopicSpec<ObjectId, ObjectRecord> OBJECTS = new TopicSpec<>("objects",
             EventSerdes.objectId(), EventSerdes.objectRecord(), 12, compacted(Duration.ofHours(1)));
+    /**
+     * Pages of the keys a long store wrote: object id | page -> ObjectKeyPage (docs/architecture.md, "Key pages").
+     * Read by index replicas only (a global store); partitioned by its own key.
+     */
+    public static final TopicSpec<KeyPageId, ObjectKeyPage> OBJECT_KEYS = new TopicSpec<>("object-keys",
+            EventSerdes.keyPageId(), EventSerdes.objectKeyPage(), 12, compacted(Duration.ofHours(1)));
     /**
      * Sampled/aggregated accesses: object id -> AccessEvent. Input of the GC's LRU; as many partitions as
      * {@code objects}, so the GC reads both co-partitioned (an object's accesses reach the task holding its record).
@@ -69,8 +77,23 @@ public final class Topics {
     public static final List<TopicSpec<?, ?>> CO_PARTITIONED = List.of(OBJECTS, ACCESS, PREFIXES);
 
     /** Every topic, in a stable order. */
-    public static final List<TopicSpec<?, ?>> ALL = List.of(PREFIXES, OBJECTS, ACCESS, NODES, RECLAIMS,
-            ENGINE_EVENTS, NAMESPACES, DEAD_LETTERS);
+    public static final List<TopicSpec<?, ?>> ALL = List.of(PREFIXES, OBJECTS, OBJECT_KEYS, ACCESS, NODES,
+            RECLAIMS, ENGINE_EVENTS, NAMESPACES, DEAD_LETTERS);
+
+    /**
+     * The largest record any topic takes ({@code max.message.bytes}, set on every topic) and every promptcache
+     * producer sends ({@code max.request.size}): 1 MiB. Records are bounded well below it whatever the prompt
+     * (docs/architecture.md, "Key pages").
+     */
+    public static final int MAX_RECORD_BYTES = 1 << 20;
+
+    /**
+     * The largest record a service writes of its own (an object record, a key page: key and value), 64 KiB under
+     * {@link #MAX_RECORD_BYTES}: what the GC adds to an object's record (its tombstone, its summary's fields) must
+     * still fit. The index refuses a store whose records would be larger (413); the GC sends a larger record it
+     * reads to {@code dead-letters} rather than fail writing what it makes of it.
+     */
+    public static final int MAX_WRITTEN_RECORD_BYTES = MAX_RECORD_BYTES - (64 << 10);
 
     private Topics() {
     }
@@ -85,12 +108,14 @@ public final class Topics {
                 TopicConfig.SEGMENT_MS_CONFIG, Long.toString(segment.toMillis()),
                 TopicConfig.DELETE_RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(1).toMillis()),
                 TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.1",
-                TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "0");
+                TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "0",
+                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
     }
 
     private static Map<String, String> deleted(Duration retention) {
         return Map.of(
                 TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
-                TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.toMillis()));
+                TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.toMillis()),
+                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
     }
 }

@@ -1,16 +1,20 @@
 package io.promptcache.schema.object;
 
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.promptcache.schema.key.KeyPageId;
+import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.BlockEndOffsets;
 import io.promptcache.schema.proto.BlockLayout;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -118,6 +122,71 @@ class WrittenKeysTest {
     void shouldRefuseKeysOfDifferentHashLengths() {
         assertThatThrownBy(() -> WrittenKeys.list(live(), List.of(key(NAMESPACE, 1, 16), key(NAMESPACE, 2, 32))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16 and 32");
+    }
+
+    @Test
+    void shouldListAStoreOfMoreKeysThanAPageHoldsInPagesAndReadEachKeyFromItsPage() {
+        // Given: a store of 1,000,000 blocks at block size 1 (a 1M-token prompt) that wrote all its keys, SHA-256
+        int blocks = 1_000_000;
+        List<PrefixKey> keys = IntStream.rangeClosed(1, blocks).mapToObj(n -> key(NAMESPACE, n, 32)).toList();
+        ObjectRecord.Builder builder = live().setBlocks(blocks).setLayout(BlockLayout.newBuilder()
+                .setBytesPerBlock(64)).setKeysFromRecord(true);
+
+        // When
+        List<ObjectKeyPage> pages = WrittenKeys.listPaged(builder, keys, WrittenKeys.KEYS_PER_PAGE);
+        ObjectRecord record = builder.build();
+
+        // Then: the record is small whatever the prompt; pages of at most 1,024 keys (32 KiB) hold the keys
+        assertThat(record.getSerializedSize()).isLessThan(200);
+        assertThat(pages).hasSize((blocks + WrittenKeys.KEYS_PER_PAGE - 1) / WrittenKeys.KEYS_PER_PAGE);
+        assertThat(pages).allSatisfy(p -> assertThat(p.getSerializedSize()).isLessThan(33 * 1024));
+        assertThat(WrittenKeys.paged(record)).isTrue();
+        assertThat(WrittenKeys.inline(record)).isFalse();
+        assertThat(WrittenKeys.listed(record)).isTrue();
+        assertThat(WrittenKeys.fromRecord(record)).isTrue();
+        assertThat(WrittenKeys.count(record)).isEqualTo(blocks);
+        assertThat(WrittenKeys.firstListed(record)).isEqualTo(1);
+        ObjectId id = ObjectId.generate();
+        Map<KeyPageId, ObjectKeyPage> topic = new HashMap<>();
+        for (int i = 0; i < pages.size(); i++) {
+            topic.put(new KeyPageId(id, i), pages.get(i));
+        }
+        assertThat(WrittenKeys.pageIds(id, record)).containsExactlyInAnyOrderElementsOf(topic.keySet());
+        assertThat(WrittenKeys.complete(id, record, topic::get)).isTrue();
+        for (int blocksAt : new int[]{1, 1024, 1025, 777_777, blocks}) {
+            assertThat(WrittenKeys.key(id, record, blocksAt - 1, topic::get)).isEqualTo(keys.get(blocksAt - 1));
+            assertThat(WrittenKeys.listsAt(id, record, blocksAt, keys.get(blocksAt - 1), topic::get)).isTrue();
+            assertThat(WrittenKeys.listsAt(id, record, blocksAt, key(NAMESPACE, 0, 32), topic::get)).isFalse();
+        }
+        assertThatThrownBy(() -> WrittenKeys.keys(record)).hasMessageContaining("pages");
+
+        // a missing page: the key cannot be read (never a wrong answer), the listing is not complete
+        topic.remove(new KeyPageId(id, 3));
+        assertThat(WrittenKeys.complete(id, record, topic::get)).isFalse();
+        assertThat(WrittenKeys.key(id, record, 3 * 1024 + 5, topic::get)).isNull();
+        assertThat(WrittenKeys.listsAt(id, record, 3 * 1024 + 6, keys.get(3 * 1024 + 5), topic::get)).isFalse();
+
+        // holders that strip keys keep where the pages are; a tombstone keeps it too
+        assertThat(WrittenKeys.without(record)).isEqualTo(record);
+        ObjectRecord tombstone = Tombstones.of(live().setBlocks(blocks).build(),
+                TombstoneReason.TOMBSTONE_REASON_NODE_BUDGET, 1, "gc");
+        ObjectRecord kept = WrittenKeys.keep(record, tombstone);
+        assertThat(WrittenKeys.pageIds(id, kept)).hasSize(pages.size());
+        assertThat(WrittenKeys.count(kept)).isEqualTo(blocks);
+        assertThat(kept.getKeysFromRecord()).isTrue();
+    }
+
+    @Test
+    void shouldListAtMostAPageOfKeysInline() {
+        List<PrefixKey> keys = IntStream.rangeClosed(1, WrittenKeys.KEYS_PER_PAGE).mapToObj(n -> key(NAMESPACE, n,
+                32)).toList();
+        ObjectRecord.Builder builder = live().setBlocks(keys.size());
+        assertThat(WrittenKeys.listPaged(builder, keys, WrittenKeys.KEYS_PER_PAGE)).isEmpty();
+        ObjectRecord record = builder.build();
+        assertThat(WrittenKeys.inline(record)).isTrue();
+        assertThat(WrittenKeys.paged(record)).isFalse();
+        assertThat(WrittenKeys.keys(record)).containsExactlyElementsOf(keys);
+        assertThat(WrittenKeys.key(ObjectId.generate(), record, 10, WrittenKeys.Pages.NONE)).isEqualTo(keys.get(10));
     }
 
     private static ObjectRecord.Builder live() {

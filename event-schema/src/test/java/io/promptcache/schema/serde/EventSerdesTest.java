@@ -118,7 +118,8 @@ class EventSerdesTest {
     void shouldCoverEveryTopicOfTheCatalog() {
         assertThat(Topics.ALL.stream().map(t -> (Object) t.valueSerde()).toList()).containsExactly(
                 EventSerdes.prefixEntry(),
-                EventSerdes.objectRecord(), EventSerdes.accessEvent(), EventSerdes.nodeStatus(),
+                EventSerdes.objectRecord(), EventSerdes.objectKeyPage(), EventSerdes.accessEvent(),
+                EventSerdes.nodeStatus(),
                 EventSerdes.reclaim(), EventSerdes.engineEvent(), EventSerdes.namespaceRecord(),
                 EventSerdes.deadLetter());
     }

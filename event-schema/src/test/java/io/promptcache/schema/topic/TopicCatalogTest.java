@@ -14,7 +14,8 @@ class TopicCatalogTest {
     void shouldNameEveryTopicOfTheDesignUnderTheDefaultPrefix() {
         TopicCatalog catalog = TopicCatalog.defaults();
         assertThat(Topics.ALL).extracting(catalog::name).containsExactly("promptcache.prefixes",
-                "promptcache.objects", "promptcache.access", "promptcache.nodes", "promptcache.reclaims",
+                "promptcache.objects", "promptcache.object-keys", "promptcache.access", "promptcache.nodes",
+                "promptcache.reclaims",
                 "promptcache.engine-events",
                 "promptcache.namespaces", "promptcache.dead-letters");
     }
@@ -31,7 +32,9 @@ class TopicCatalogTest {
     @Test
     void shouldCompactStateTopicsAndExpireEventTopics() {
         assertThat(Topics.ALL.stream().filter(TopicSpec::compacted).toList()).containsExactly(Topics.PREFIXES,
-                Topics.OBJECTS, Topics.NODES, Topics.NAMESPACES);
+                Topics.OBJECTS, Topics.OBJECT_KEYS, Topics.NODES, Topics.NAMESPACES);
+        assertThat(Topics.ALL).allSatisfy(t -> assertThat(t.configs()).containsEntry("max.message.bytes",
+                Integer.toString(Topics.MAX_RECORD_BYTES)));
         assertThat(Topics.ACCESS.configs()).containsEntry("cleanup.policy", "delete").containsKey("retention.ms");
         assertThat(Topics.PREFIXES.configs()).containsEntry("cleanup.policy", "compact")
                 .containsKeys("segment.ms", "delete.retention.ms", "min.cleanable.dirty.ratio");

@@ -133,7 +133,7 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
                 keys.delete(id);
             }
         } else {
-            if (WrittenKeys.listed(object.record())) {
+            if (WrittenKeys.inline(object.record())) {
                 // an object's first summary: its keys are kept apart (its tombstones list them), once
                 keys.put(id, object.record());
                 object = new GcObject(WrittenKeys.without(object.record()), object.lastAccessMs(),

@@ -1,6 +1,7 @@
 package io.promptcache.gc.ledger;
 
 import io.promptcache.gc.policy.GcObject;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -27,6 +28,10 @@ public sealed interface LedgerOutput {
 
     /** Write this entry back: a retraction meant for an older object nulled a key of a LIVE one. */
     record PrefixRestore(PrefixKey key, PrefixEntry entry) implements PrefixWrite {
+    }
+
+    /** Null this {@code object-keys} page: its object's record was nulled. */
+    record PageNull(KeyPageId page) implements LedgerOutput {
     }
 
     /** The object as the budgets must count it; null once it is removed. */

@@ -26,6 +26,7 @@ import io.promptcache.gc.ledger.LedgerEvent.RefChanged;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.metrics.GcMetrics.Anomaly;
 import io.promptcache.gc.policy.GcObject;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.Tombstones;
@@ -122,6 +123,7 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
             if (entry != null) {
                 ObjectRecord listing = keys.get(id);
                 retractAll(id, listing);
+                nullPages(id, entry.record());
                 forget(id, entry, listing != null);
             }
             return;
@@ -253,6 +255,17 @@ public final class LedgerProcessor implements Processor<ObjectId, LedgerEvent, V
         }
         rows.forEach(refs::delete);
         metrics.retracted(pointing.size());
+    }
+
+    /**
+     * Nulls the key pages of a record that lists its keys in pages ({@code object-keys}), after its own null: index
+     * replicas drop its entries with the record, the pages go with it (docs/architecture.md, "Key pages").
+     */
+    private void nullPages(ObjectId id, ObjectRecord record) {
+        long now = context.currentSystemTimeMs();
+        for (KeyPageId page : WrittenKeys.pageIds(id, record)) {
+            context.forward(new Record<>(null, new LedgerOutput.PageNull(page), now));
+        }
     }
 
     private static PrefixKey prefixKeyOf(Bytes row) {

@@ -31,11 +31,15 @@ import io.promptcache.gc.ledger.PrefixOwnersProcessor;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.storage.NodeTable;
 import io.promptcache.gc.storage.StorageOutbox;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectKeyPage;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.serde.UnreadableRecordException;
 import io.promptcache.schema.topic.CompactedTopicUpdater;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
@@ -115,7 +119,7 @@ public class TopologyProducer {
 
         KStream<ObjectId, LedgerEvent> objects = builder
                 .stream(catalog.name(Topics.OBJECTS), Consumed.with(ids, Topics.OBJECTS.valueSerde()))
-                .mapValues(LedgerEvent.ObjectChanged::new);
+                .mapValues(record -> new LedgerEvent.ObjectChanged(withinLimit(catalog, record)));
         KStream<ObjectId, LedgerEvent> access = builder
                 .stream(catalog.name(Topics.ACCESS), Consumed.with(Topics.ACCESS.keySerde(),
                         Topics.ACCESS.valueSerde()))
@@ -141,6 +145,12 @@ public class TopologyProducer {
                         .entry()))
                 .to(catalog.name(Topics.PREFIXES), Produced.with(Topics.PREFIXES.keySerde(),
                         Topics.PREFIXES.valueSerde()));
+
+        // the key pages of a removed object, after its record's null (docs/architecture.md, "Key pages")
+        out.filter((k, o) -> o instanceof LedgerOutput.PageNull)
+                .map((k, o) -> KeyValue.<KeyPageId, ObjectKeyPage> pair(((LedgerOutput.PageNull) o).page(), null))
+                .to(catalog.name(Topics.OBJECT_KEYS), Produced.with(Topics.OBJECT_KEYS.keySerde(),
+                        Topics.OBJECT_KEYS.valueSerde()));
 
         builder.addStateStore(store(BudgetProcessor.STORE, ids, GcSerdes.gcObject()));
         builder.addStateStore(store(BudgetProcessor.KEYS, ids, Topics.OBJECTS.valueSerde()));
@@ -168,6 +178,20 @@ public class TopologyProducer {
                         BudgetProcessor.STORE, BudgetProcessor.KEYS, BudgetProcessor.EARLY_RECLAIMS)
                 .to(catalog.name(Topics.OBJECTS), Produced.with(ids, Topics.OBJECTS.valueSerde()));
         return builder.build();
+    }
+
+    /**
+     * {@code record}, or a throw (the processing handler sends the record to {@code dead-letters} and the stream goes
+     * on) when it is larger than a service writes: what the GC would make of it (its summary, its tombstone, its
+     * ledger entry) could not be written, and under exactly-once a write that fails fails the stream thread.
+     */
+    static ObjectRecord withinLimit(TopicCatalog catalog, ObjectRecord record) {
+        if (record != null && record.getSerializedSize() > Topics.MAX_WRITTEN_RECORD_BYTES) {
+            throw new UnreadableRecordException(catalog.name(Topics.OBJECTS), "value", "a record of "
+                    + record.getSerializedSize() + " bytes, over the " + Topics.MAX_WRITTEN_RECORD_BYTES
+                    + " a service writes: the GC could not write what it makes of it", null);
+        }
+        return record;
     }
 
     private static <K, V> StoreBuilder<KeyValueStore<K, V>> store(String name, Serde<K> keys, Serde<V> values) {

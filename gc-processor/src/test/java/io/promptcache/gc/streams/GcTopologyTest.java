@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KeyValue;
@@ -38,6 +39,7 @@ import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.gc.testing.RecordingStorage;
 import io.promptcache.gc.testing.Records;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.NodeId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
@@ -47,6 +49,7 @@ import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.AccessEvent;
 import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -240,6 +243,40 @@ class GcTopologyTest {
     private static ObjectRecord keysInRecord(ObjectId id, long bytes, long createdAt, int... keys) {
         return Records.listing(Records.live(id, "n1", bytes, createdAt), keys).toBuilder().setKeysFromRecord(true)
                 .build();
+    }
+
+    @Test
+    void shouldNullTheKeyPagesOfARemovedObjectAfterItsRecord() {
+        // Given: a store that listed its 6 keys in pages of 2 (a long prompt's store, scaled down: "Key pages"),
+        // over the node's budget with a younger one
+        TestOutputTopic<KeyPageId, ObjectKeyPage> pagesOut = driver.createOutputTopic(CATALOG.name(
+                Topics.OBJECT_KEYS), Topics.OBJECT_KEYS.keySerde().deserializer(),
+                Topics.OBJECT_KEYS.valueSerde().deserializer());
+        heartbeat(1000);
+        ObjectId old = ObjectId.generate();
+        ObjectRecord.Builder builder = Records.live(old, "n1", 500, T0 - 10_000).toBuilder().setBlocks(6)
+                .setKeysFromRecord(true);
+        List<ObjectKeyPage> pages = WrittenKeys.listPaged(builder, IntStream.rangeClosed(700, 705)
+                .mapToObj(Records::prefixKey).toList(), 2);
+        objectsIn.pipeInput(old, builder.build(), now);
+        ObjectId recent = ObjectId.generate();
+        objectsIn.pipeInput(recent, keysInRecord(recent, 450, T0, 710), now);
+
+        // When: evicted, past its grace window
+        advance(Duration.ofSeconds(1));
+        ObjectRecord tombstone = objectsOut.readKeyValuesToList().get(0).value;
+        advance(Duration.ofSeconds(31));
+        advance(Duration.ofSeconds(2));
+
+        // Then: the tombstone said where its pages are; the record is nulled, then each of its pages
+        assertThat(pages).hasSize(3);
+        assertThat(WrittenKeys.pageIds(old, tombstone)).hasSize(3);
+        assertThat(objectsOut.readKeyValuesToList()).extracting(kv -> kv.key, kv -> kv.value)
+                .containsExactly(tuple(old, null));
+        assertThat(pagesOut.readKeyValuesToList()).extracting(kv -> kv.key, kv -> kv.value).containsExactly(
+                tuple(new KeyPageId(old, 0), null), tuple(new KeyPageId(old, 1), null),
+                tuple(new KeyPageId(old, 2), null));
+        assertThat(prefixesOut.isEmpty()).isTrue();
     }
 
     @Test

@@ -73,8 +73,10 @@ public final class ClusterClient implements AutoCloseable {
         this.s3 = S3Client.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
                 .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true)
                 .overrideConfiguration(o -> o.addExecutionInterceptor(new NoExpectContinue())).build();
+        // records up to 2 MiB leave here: the broker, not this client, decides what a topic takes
         this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 << 20),
+                new ByteArraySerializer(), new ByteArraySerializer());
         if (!s3.listBuckets().buckets().stream().anyMatch(b -> b.name().equals(Records.BUCKET))) {
             s3.createBucket(b -> b.bucket(Records.BUCKET));
         }
@@ -190,6 +192,18 @@ public final class ClusterClient implements AutoCloseable {
     }
 
     /** Raw bytes to a topic (a poison record). */
+    /** Whether the broker took {@code value} under {@code key} into {@code topic} (false: it refused it). */
+    public boolean accepted(TopicSpec<?, ?> topic, byte[] key, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(CATALOG.name(topic), key, value)).get(30, TimeUnit.SECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            return false;
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public void sendRaw(TopicSpec<?, ?> topic, byte[] key, byte[] value) {
         producer.send(new ProducerRecord<>(CATALOG.name(topic), key, value));
         producer.flush();

@@ -12,6 +12,12 @@ import io.promptcache.schema.proto.BlockLayout;
  */
 public record LayoutInput(Long bytesPerBlock, long[] blockEndOffsets) {
 
+    /**
+     * Blocks a {@code blockEndOffsets} layout may describe at most: the offsets travel in the object's record, which
+     * must stay under Kafka's record limit (docs/architecture.md, "Key pages"); a longer object uses bytesPerBlock.
+     */
+    public static final int MAX_OFFSET_BLOCKS = 65_536;
+
     /** The layout of {@code blocks} blocks as recorded in the ObjectRecord (400 if inconsistent). */
     public BlockLayout toProto(int blocks) {
         usableBytes(blocks);
@@ -36,6 +42,10 @@ public record LayoutInput(Long bytesPerBlock, long[] blockEndOffsets) {
                 usable[k - 1] = Math.multiplyExact(bytesPerBlock, (long) k);
             }
             return usable;
+        }
+        if (blocks > MAX_OFFSET_BLOCKS) {
+            throw ApiException.badRequest("layout.blockEndOffsets describes at most " + MAX_OFFSET_BLOCKS
+                    + " blocks, got " + blocks + ": use layout.bytesPerBlock for longer objects");
         }
         if (blockEndOffsets.length != blocks) {
             throw ApiException.badRequest("layout.blockEndOffsets has " + blockEndOffsets.length

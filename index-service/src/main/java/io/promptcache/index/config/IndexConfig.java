@@ -67,6 +67,15 @@ public interface IndexConfig {
         long maxObjectBytes();
 
         /**
+         * Bytes of prefix hashes one store may list at most: {@code max-tokens / blockSize} keys of the namespace's
+         * hash length, in key pages of 1,024 (docs/architecture.md, "Key pages"). A namespace whose longest store
+         * would list more is refused at registration (400), never failed later. The default takes block size 1 at
+         * 1,048,576 tokens with SHA-256.
+         */
+        @WithDefault("33554432")
+        long maxKeyBytes();
+
+        /**
          * Read-your-writes on this replica: a committed store's object and prefixes are served from memory until
          * the replica's global stores show them, at most this long; an invalidate waits at most this long until the
          * stores show its tombstone. 0 disables both.

@@ -36,6 +36,7 @@ public enum ApiErrorCode {
     TOO_MANY_TOKENS(413, "TooManyTokens", "send at most promptcache.index.max-tokens tokens"),
     TOO_MANY_BLOCKS(413, "TooManyBlocks", "send at most promptcache.index.max-block-hashes block hashes"),
     OBJECT_TOO_LARGE(413, "ObjectTooLarge", "store at most promptcache.index.store.max-object-bytes bytes"),
+    RECORD_TOO_LARGE(413, "RecordTooLarge", "store the object whole, with layout.bytesPerBlock"),
     UNSUPPORTED_MEDIA_TYPE(415, "UnsupportedMediaType", "send the Content-Type the operation documents"),
     INVALID_RANGE(416, "InvalidRange", "ask for a range inside the object"),
     INTERNAL_ERROR(500, "InternalError", "report it: this is a defect of index-service, not of the request"),

@@ -19,6 +19,7 @@ import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
+import io.promptcache.schema.topic.Topics;
 import io.smallrye.common.annotation.Identifier;
 
 /**
@@ -93,6 +94,7 @@ public class KafkaProducers {
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMs + 1);
         config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Topics.MAX_RECORD_BYTES);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "promptcache-index-" + instanceId);
         return config;
     }

@@ -8,9 +8,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.promptcache.schema.hash.LongestPrefix;
+import io.promptcache.schema.key.KeyPageId;
+import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.WrittenKeys;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 
@@ -92,6 +95,8 @@ public final class LongestPrefixSearch {
         private final Map<String, ObjectRecord> records = new HashMap<>(4);
         /** Per writer that is not LIVE: the sharer found, and the usable bytes it was looked for with. */
         private Map<String, Sharer> sharers;
+        /** Key pages read by this search (a record listing its keys in pages). */
+        private Map<KeyPageId, ObjectKeyPage> pages;
         private int probes;
         private PrefixEntry entry;
         private ObjectRecord object;
@@ -152,7 +157,7 @@ public final class LongestPrefixSearch {
             for (int p = anchor + 1; p <= end; p++) {
                 int blocks = p;
                 PrefixKey key = chain.key(blocks);
-                listing.values().removeIf(r -> !WrittenKeys.listsAt(r, blocks, key));
+                listing.entrySet().removeIf(r -> !listsAt(r.getKey(), r.getValue(), blocks, key));
                 PrefixEntry found = entryOf(blocks);
                 if (found == null && listing.isEmpty()) {
                     break; // no record holds this prefix, so none holds a longer one
@@ -182,9 +187,24 @@ public final class LongestPrefixSearch {
                 return;
             }
             ObjectRecord record = record(lister.getObjectId());
-            if (record != null && WrittenKeys.listsAt(record, blocks, key)) {
+            if (record != null && listsAt(lister.getObjectId(), record, blocks, key)) {
                 into.put(lister.getObjectId(), record);
             }
+        }
+
+        /**
+         * Whether {@code record} (of object {@code id}) lists {@code key} as block {@code blocks}: from the record, or
+         * from the one key page holding it (read once per search).
+         */
+        private boolean listsAt(String id, ObjectRecord record, int blocks, PrefixKey key) {
+            if (!WrittenKeys.paged(record)) {
+                return WrittenKeys.listsAt(record, blocks, key);
+            }
+            if (pages == null) {
+                pages = new HashMap<>(4);
+            }
+            return WrittenKeys.listsAt(ObjectId.parse(id), record, blocks, key,
+                    page -> pages.computeIfAbsent(page, index::keyPage));
         }
 
         /** Whether a lister of the block's entry, or a record listing the block's key, serves it: newest first. */

@@ -1,6 +1,8 @@
 package io.promptcache.index.lookup;
 
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.PrefixKey;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 
@@ -25,6 +27,14 @@ public interface PrefixIndex {
      */
     default ObjectRecord record(String objectId) {
         return liveObject(objectId);
+    }
+
+    /**
+     * A page of the keys an object's store wrote ({@code object-keys}: docs/architecture.md, "Key pages"), or null;
+     * read by the window of a search over a record that lists its keys in pages.
+     */
+    default ObjectKeyPage keyPage(KeyPageId id) {
+        return null;
     }
 
     /**

@@ -46,6 +46,7 @@ public class NamespaceRegistry {
      * @throws ApiException 503 if Kafka did not acknowledge the record in time
      */
     public boolean register(NamespaceSpec spec) {
+        reachable(spec);
         NamespaceId id = spec.id();
         if (find(id) != null) {
             return false;
@@ -66,6 +67,29 @@ public class NamespaceRegistry {
         }
         cache.put(id, Namespace.of(spec));
         return true;
+    }
+
+    /**
+     * Refuses (400, naming the setting) a namespace whose longest store this replica's limits cannot take: a block
+     * longer than a request, or more key bytes per store than {@code store.max-key-bytes} (docs/architecture.md, "Key
+     * pages"). A namespace registered by a replica with other limits is still served: the limits of the request
+     * (413) and of the store answer then.
+     */
+    void reachable(NamespaceSpec spec) {
+        int maxTokens = config.maxTokens();
+        if (spec.blockSize() > maxTokens) {
+            throw ApiException.badRequest("blockSize " + spec.blockSize() + " is longer than the longest request, "
+                    + maxTokens + " tokens (promptcache.index.max-tokens): no store could hold a block");
+        }
+        long keys = maxTokens / spec.blockSize();
+        long keyBytes = keys * spec.hashAlgorithm().digestLength();
+        long limit = config.store().maxKeyBytes();
+        if (keyBytes > limit) {
+            throw ApiException.badRequest("blockSize " + spec.blockSize() + " with hash " + spec.hashAlgorithm()
+                    .wireName() + " lists up to " + keys + " keys (" + keyBytes + " bytes) per store at "
+                    + "promptcache.index.max-tokens=" + maxTokens + ", over promptcache.index.store.max-key-bytes="
+                    + limit + ": use a larger blockSize, the xxh3-128 hash, or raise the setting");
+        }
     }
 
     /** The namespace with this id, or null if no replica registered it. */

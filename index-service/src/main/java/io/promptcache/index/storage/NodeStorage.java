@@ -53,6 +53,9 @@ public interface NodeStorage {
      */
     void pin(NodeStatus node, String key);
 
+    /** Deletes an object this replica wrote and could not register; a failure is logged, not thrown. */
+    void deleteQuietly(NodeStatus node, String key);
+
     /** The size of an object, by a HEAD ({@link StorageCallException.Kind#NOT_FOUND} if absent). */
     long size(NodeStatus node, String bucket, String key);
 

@@ -206,7 +206,8 @@ public class S3NodeStorage implements NodeStorage {
         return name -> answer.sdkHttpResponse().firstMatchingHeader(name);
     }
 
-    private void deleteQuietly(NodeStatus node, String key) {
+    @Override
+    public void deleteQuietly(NodeStatus node, String key) {
         try {
             call(node, "delete the object", () -> client.deleteObject(b -> b.bucket(bucket(node)).key(key)
                     .overrideConfiguration(at(node))));

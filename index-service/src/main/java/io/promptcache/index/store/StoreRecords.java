@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.WrittenKeys;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -19,11 +20,17 @@ import io.promptcache.schema.serde.SchemaVersion;
  * {@code advertise} (a rolling upgrade from an earlier build, whose replicas derive nothing) the record is not
  * flagged and one ADVERTISE per listed key goes with it, as earlier builds published.
  *
+ * A store that wrote more than {@link WrittenKeys#KEYS_PER_PAGE} keys lists them in key pages published before its
+ * record (docs/architecture.md, "Key pages"); never with {@code advertise}.
+ *
  * @param object the record
  * @param entries the PrefixMap entries of its keys, in block order (this replica serves them until its stores do)
  * @param advertise whether the entries are published as ADVERTISEs too
+ * @param pages the key pages of {@code object}, in page order (none when it lists its keys inline)
+ * @param own the record with every key inline: what this replica serves from memory until its stores show it
  */
-record StoreRecords(ObjectRecord object, Map<PrefixKey, PrefixEntry> entries, boolean advertise) {
+record StoreRecords(ObjectRecord object, Map<PrefixKey, PrefixEntry> entries, boolean advertise,
+        List<ObjectKeyPage> pages, ObjectRecord own) {
 
     /**
      * The records of the store of {@code id} planned by {@code plan}, its copies on {@code nodes} (the first the
@@ -46,12 +53,23 @@ record StoreRecords(ObjectRecord object, Map<PrefixKey, PrefixEntry> entries, bo
         for (int k = first; k <= plan.blocks(); k++) {
             keys.add(plan.chain().key(k));
         }
-        ObjectRecord listed = WrittenKeys.list(record, keys).setKeysFromRecord(!advertise && !keys.isEmpty()).build();
-        Map<PrefixKey, PrefixEntry> entries = WrittenKeys.entries(id, listed, keys);
+        record.setKeysFromRecord(!advertise && !keys.isEmpty());
+        ObjectRecord own = WrittenKeys.list(record.clone(), keys).build();
+        List<ObjectKeyPage> pages = advertise
+                ? List.of()
+                : WrittenKeys.listPaged(record, keys,
+                        WrittenKeys.KEYS_PER_PAGE);
+        ObjectRecord listed = pages.isEmpty() ? own : record.build();
+        Map<PrefixKey, PrefixEntry> entries = WrittenKeys.entries(id, own, keys);
         if (advertise) {
             entries.replaceAll((k, entry) -> entry.toBuilder().setInObjectRecord(true).build());
         }
-        return new StoreRecords(listed, entries, advertise);
+        return new StoreRecords(listed, entries, advertise, pages, own);
+    }
+
+    /** How many records the store publishes: its key pages, its record, its ADVERTISEs. */
+    int records() {
+        return pages.size() + 1 + advertised().size();
     }
 
     /** The ADVERTISEs published with the record (none unless {@link #advertise}). */

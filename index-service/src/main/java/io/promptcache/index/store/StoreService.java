@@ -8,7 +8,6 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +15,6 @@ import io.promptcache.index.config.IndexConfig;
 import io.promptcache.index.error.ApiErrorCode;
 import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.KafkaProducers;
-import io.promptcache.index.kafka.TransactionalPublisher;
 import io.promptcache.index.lookup.PrefixMatch;
 import io.promptcache.index.lookup.PrefixMatcher;
 import io.promptcache.index.metrics.IndexMetrics;
@@ -29,15 +27,13 @@ import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.ObjectKey;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
-import io.promptcache.schema.topic.Topics;
 
 /**
  * The store path: dedup guard, then either a continuation (the prompt extends a live object's prefix: the new
  * object shares that prefix on the parent's node and only the blocks beyond it are written, {@link Continuations})
- * or a whole object (placement, PUT through the AWS SDK, streaming); then one Kafka transaction with the
- * ObjectRecord (LIVE) and one ADVERTISE per block it wrote (docs/architecture.md, "Metadata in proportion to what a
- * store adds"). A failure before the commit advertises nothing; bytes
- * already on a node without a record are the GC's orphan sweep's to remove.
+ * or a whole object (placement, PUT through the AWS SDK, streaming); then its records ({@link StoreRegistration}). A
+ * failure before the commit advertises nothing; bytes already on a node without a record are deleted, or, after a
+ * crash, the GC's orphan sweep's to remove.
  */
 @ApplicationScoped
 public class StoreService {
@@ -50,7 +46,7 @@ public class StoreService {
     private final ContinuationUploads uploads;
     private final NodeStorage storage;
     private final NodeDirectory nodes;
-    private final TransactionalPublisher publisher;
+    private final StoreRegistration registration;
     private final KafkaProducers producers;
     private final ReplicaStores stores;
     private final IndexMetrics metrics;
@@ -58,7 +54,7 @@ public class StoreService {
     private final CopyWrites copyWrites;
 
     StoreService(PrefixMatcher matcher, Placement placement, Continuations continuations, ContinuationUploads uploads,
-            CopyWrites copyWrites, NodeStorage storage, NodeDirectory nodes, TransactionalPublisher publisher,
+            CopyWrites copyWrites, NodeStorage storage, NodeDirectory nodes, StoreRegistration registration,
             KafkaProducers producers, ReplicaStores stores, IndexMetrics metrics, IndexConfig config) {
         this.matcher = matcher;
         this.copyWrites = copyWrites;
@@ -67,7 +63,7 @@ public class StoreService {
         this.uploads = uploads;
         this.storage = storage;
         this.nodes = nodes;
-        this.publisher = publisher;
+        this.registration = registration;
         this.producers = producers;
         this.stores = stores;
         this.metrics = metrics;
@@ -373,20 +369,10 @@ public class StoreService {
         StoreRecords written = StoreRecords.of(plan, id.toString(), copies.stream().map(NodeStatus::getNodeId)
                 .toList(), storage.bucket(node), key, continuation, owner, System.currentTimeMillis(),
                 config.store().advertiseKeys());
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(written.advertised().size() + 1);
-        records.add(producers.record(Topics.OBJECTS, id, written.object()));
-        written.advertised().forEach((prefix, entry) -> records.add(producers.record(Topics.PREFIXES, prefix, entry)));
-        try {
-            publisher.publish(records, metrics::storePhase);
-        } catch (TransactionalPublisher.PublishException e) {
-            LOG.warn("Store of {} not published ({}); its {} bytes on node {} are left to the GC's orphan sweep",
-                    id, e.getMessage(), plan.totalBytes(), node.getNodeId());
-            throw new ApiException(ApiErrorCode.KAFKA_UNAVAILABLE, "the object could not be registered: Kafka did not "
-                    + "acknowledge its records in time", e);
-        }
+        registration.publish(id, written, copies, key);
         // read-your-writes here, without waiting for the log
-        stores.committed(id, written.object(), written.entries());
-        metrics.published(records.size(), written.entries().size());
+        stores.committed(id, written.own(), written.entries());
+        metrics.published(written.records(), written.entries().size());
         return new StoreOutcome(id.toString(), false, node.getNodeId(), plan.blocks(),
                 plan.blocks() * plan.spec().blockSize(), plan.totalBytes(),
                 continuation == null ? null : continuation.parentId().toString(),

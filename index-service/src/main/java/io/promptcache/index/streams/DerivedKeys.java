@@ -2,6 +2,7 @@ package io.promptcache.index.streams;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -14,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.promptcache.index.lookup.KeyAnchors;
+import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.ObjectRecord;
@@ -38,15 +40,22 @@ final class DerivedKeys {
             .reversed();
 
     private final KeyValueStore<PrefixKey, PrefixEntry> map;
+    private final WrittenKeys.Pages pages;
+    private final PendingPages pending;
     private final Consumer<PrefixEntry> onListed;
 
     /**
      * @param map the PrefixMap store
+     * @param pages the key pages of records that list their keys in pages ({@code object-keys})
+     * @param pending the records waiting for some of their pages
      * @param onListed told of the first entry of every LIVE record whose keys are listed (the advertise-to-visible
      *        metric)
      */
-    DerivedKeys(KeyValueStore<PrefixKey, PrefixEntry> map, Consumer<PrefixEntry> onListed) {
+    DerivedKeys(KeyValueStore<PrefixKey, PrefixEntry> map, WrittenKeys.Pages pages, PendingPages pending,
+            Consumer<PrefixEntry> onListed) {
         this.map = map;
+        this.pages = pages;
+        this.pending = pending;
         this.onListed = onListed;
     }
 
@@ -57,26 +66,69 @@ final class DerivedKeys {
             // a LIVE record every time (listing twice changes nothing, and a replay from the last checkpoint must
             // list what a crash lost); a tombstone only when it is the first record seen (a compacted topic may hold
             // only that one, and the keys stay served by the objects sharing the bytes until the record is nulled):
-            // after a listing record the keys are listed already (the table and the map are flushed together)
+            // after a listing record the keys are listed already (the table and the map are flushed together). A
+            // record whose key pages are not all here yet is listed when its last page comes (KeyPagesUpdater)
             if (WrittenKeys.fromRecord(after) && (live || !WrittenKeys.fromRecord(before))) {
-                list(KeyAnchors.of(WrittenKeys.entries(id, after)), live);
+                ObjectId object = ObjectId.parse(id);
+                if (pending.complete(object, after, pages)) {
+                    list(anchors(object, after, 0, WrittenKeys.count(after)), live);
+                }
             }
         } else if (WrittenKeys.fromRecord(before)) {
-            List<PrefixKey> keys = WrittenKeys.keys(before);
-            int first = WrittenKeys.firstListed(before);
-            for (int i = 0; i < keys.size(); i++) {
-                if (!KeyAnchors.anchor(first + i, first, before.getBlocks())) {
-                    continue;
-                }
-                PrefixKey key = keys.get(i);
-                PrefixEntry current = read(key);
-                if (current != null && current.getFromRecords()) {
-                    PrefixEntry next = without(current, id);
-                    if (next == null) {
-                        map.put(key, null);
-                    } else if (!next.equals(current)) {
-                        map.put(key, next);
-                    }
+            ObjectId object = ObjectId.parse(id);
+            pending.forget(object);
+            unlist(id, anchors(object, before, 0, WrittenKeys.count(before)).keySet());
+        }
+    }
+
+    /**
+     * Page {@code page} of the keys of {@code record} (object {@code id}'s record) is about to go, maybe before the
+     * record's null (two topics, no order between them): the anchors it holds are unlisted now; the record's null
+     * unlists those of the pages still here.
+     */
+    void pageRemoved(ObjectId id, ObjectRecord record, int page) {
+        if (!WrittenKeys.fromRecord(record) || !WrittenKeys.paged(record)) {
+            return;
+        }
+        int from = page * record.getKeysPerPage();
+        int to = Math.min(WrittenKeys.count(record), from + record.getKeysPerPage());
+        if (from < to) {
+            unlist(id.toString(), anchors(id, record, from, to).keySet());
+        }
+    }
+
+    /**
+     * The entries of the anchor keys among keys {@code from..to-1} (in block order) of {@code record}, read from the
+     * record or its pages (one read per page); keys whose page is missing are left out.
+     */
+    private Map<PrefixKey, PrefixEntry> anchors(ObjectId id, ObjectRecord record, int from, int to) {
+        int first = WrittenKeys.firstListed(record);
+        int last = record.getBlocks();
+        WrittenKeys.Pages read = WrittenKeys.lastPageKept(pages);
+        Map<PrefixKey, PrefixEntry> anchors = new LinkedHashMap<>();
+        String text = id.toString();
+        for (int i = from; i < to; i++) {
+            int blocks = first + i;
+            if (!KeyAnchors.anchor(blocks, first, last)) {
+                continue;
+            }
+            PrefixKey key = WrittenKeys.key(id, record, i, read);
+            if (key != null) {
+                anchors.put(key, WrittenKeys.entryAt(text, record, blocks));
+            }
+        }
+        return anchors;
+    }
+
+    private void unlist(String id, Iterable<PrefixKey> keys) {
+        for (PrefixKey key : keys) {
+            PrefixEntry current = read(key);
+            if (current != null && current.getFromRecords()) {
+                PrefixEntry next = without(current, id);
+                if (next == null) {
+                    map.put(key, null);
+                } else if (!next.equals(current)) {
+                    map.put(key, next);
                 }
             }
         }
@@ -84,13 +136,18 @@ final class DerivedKeys {
 
     /**
      * Whether the PrefixMap holds what {@code record} of object {@code id} derives, as far as its first anchor (the
-     * first key it wrote) tells: a record with no derived keys always does.
+     * first key it wrote) tells: a record with no derived keys always does; one whose first page is not here yet
+     * does not (deriving it again makes it wait for its pages).
      */
     boolean listed(String id, ObjectRecord record) {
         if (!WrittenKeys.fromRecord(record) || WrittenKeys.count(record) == 0) {
             return true;
         }
-        PrefixEntry entry = read(WrittenKeys.key(record, 0));
+        PrefixKey first = WrittenKeys.key(ObjectId.parse(id), record, 0, pages);
+        if (first == null) {
+            return false;
+        }
+        PrefixEntry entry = read(first);
         if (entry == null || !entry.getFromRecords()) {
             return false;
         }

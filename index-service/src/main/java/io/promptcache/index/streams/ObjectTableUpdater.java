@@ -12,9 +12,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.WrittenKeys;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 
@@ -24,8 +26,9 @@ import io.promptcache.schema.proto.PrefixEntry;
  * that lists no keys is kept with the keys of the one before it, so that its null still finds them. Kafka Streams
  * restores a global store through its processor (a processor of its own, from the store's checkpoint) before it
  * initializes this one, so {@link #init} rebuilds the sharers from the restored table and every later record updates
- * all three. The PrefixMap is registered before the ObjectTable (the topology's order), so it is open here, restores
- * included.
+ * all three. The PrefixMap and the key pages are registered before the ObjectTable (the topology's order), so they are
+ * open here, restores included; a record whose pages are not all here yet is derived when they come
+ * ({@link KeyPagesUpdater}).
  */
 final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void, Void> {
 
@@ -33,7 +36,9 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
 
     private final String storeName;
     private final String prefixMapName;
+    private final String keyPagesName;
     private final Sharers sharers;
+    private final PendingPages pending;
     private final Consumer<PrefixEntry> onListed;
     private KeyValueStore<ObjectId, ObjectRecord> store;
     private DerivedKeys derived;
@@ -41,9 +46,12 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
     /**
      * @param onListed told of the first entry of every record whose keys it lists (the advertise-to-visible metric)
      */
-    ObjectTableUpdater(String storeName, String prefixMapName, Sharers sharers, Consumer<PrefixEntry> onListed) {
+    ObjectTableUpdater(String storeName, String prefixMapName, String keyPagesName, Sharers sharers,
+            PendingPages pending, Consumer<PrefixEntry> onListed) {
+        this.pending = pending;
         this.storeName = storeName;
         this.prefixMapName = prefixMapName;
+        this.keyPagesName = keyPagesName;
         this.sharers = sharers;
         this.onListed = onListed;
     }
@@ -52,7 +60,8 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
     public void init(ProcessorContext<Void, Void> context) {
         store = context.getStateStore(storeName);
         KeyValueStore<PrefixKey, PrefixEntry> map = context.getStateStore(prefixMapName);
-        derived = new DerivedKeys(map, onListed);
+        KeyValueStore<KeyPageId, ObjectKeyPage> pages = context.getStateStore(keyPagesName);
+        derived = new DerivedKeys(map, KeyPagesUpdater.pages(pages), pending, onListed);
         PrefixEntry stamp = derived.read(MapLayout.STAMP_KEY);
         boolean rebuild = !MapLayout.current().equals(stamp);
         if (rebuild) {

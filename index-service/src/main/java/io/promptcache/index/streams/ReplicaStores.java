@@ -21,10 +21,12 @@ import io.promptcache.index.lookup.KeyAnchors;
 import io.promptcache.index.lookup.PrefixIndex;
 import io.promptcache.index.namespace.NamespaceTable;
 import io.promptcache.schema.kafka.ConsumerLag;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.proto.NamespaceRecord;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -48,6 +50,7 @@ public class ReplicaStores implements PrefixIndex, NamespaceTable {
     private volatile ReadOnlyKeyValueStore<PrefixKey, PrefixEntry> prefixes;
     private volatile ReadOnlyKeyValueStore<ObjectId, ObjectRecord> objects;
     private volatile ReadOnlyKeyValueStore<NamespaceId, NamespaceRecord> namespaces;
+    private volatile ReadOnlyKeyValueStore<KeyPageId, ObjectKeyPage> keyPages;
 
     ReplicaStores(KafkaStreams streams, MeterRegistry registry, IndexConfig config, Sharers sharers) {
         this.streams = streams;
@@ -132,6 +135,19 @@ public class ReplicaStores implements PrefixIndex, NamespaceTable {
             }
         }
         return null;
+    }
+
+    @Override
+    public ObjectKeyPage keyPage(KeyPageId id) {
+        if (keyPages == null) {
+            keyPages = store(TopologyProducer.KEY_PAGES);
+        }
+        try {
+            return keyPages.get(id);
+        } catch (SerializationException e) {
+            unreadable.increment();
+            return null;
+        }
     }
 
     /** The object's record (LIVE or TOMBSTONED), or null. */

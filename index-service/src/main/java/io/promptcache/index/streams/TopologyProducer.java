@@ -33,6 +33,7 @@ public class TopologyProducer {
 
     public static final String PREFIX_MAP = "prefix-map";
     public static final String OBJECT_TABLE = "object-table";
+    public static final String KEY_PAGES = "key-pages";
     public static final String NAMESPACE_TABLE = "namespace-table";
 
     @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
@@ -64,8 +65,12 @@ public class TopologyProducer {
         // included (global stores are registered, and restored, in this order)
         globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES, () -> new PrefixMapUpdater(PREFIX_MAP,
                 onAdvertised));
+        PendingPages pending = new PendingPages(); // the global thread's, shared by the two processors
+        // the key pages before the ObjectTable: a restored record finds its pages (docs/architecture.md, "Key pages")
+        globalStore(builder, catalog, KEY_PAGES, Topics.OBJECT_KEYS,
+                () -> new KeyPagesUpdater(KEY_PAGES, OBJECT_TABLE, PREFIX_MAP, pending, onAdvertised));
         globalStore(builder, catalog, OBJECT_TABLE, Topics.OBJECTS,
-                () -> new ObjectTableUpdater(OBJECT_TABLE, PREFIX_MAP, sharers, onAdvertised));
+                () -> new ObjectTableUpdater(OBJECT_TABLE, PREFIX_MAP, KEY_PAGES, sharers, pending, onAdvertised));
         globalStore(builder, catalog, NAMESPACE_TABLE, Topics.NAMESPACES,
                 () -> new CompactedTopicUpdater<>(NAMESPACE_TABLE));
         return builder.build();

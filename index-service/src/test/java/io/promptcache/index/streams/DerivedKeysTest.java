@@ -11,12 +11,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.schema.hash.HashAlgorithm;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.BlockLayout;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -97,6 +99,39 @@ class DerivedKeysTest {
         assertThat(TestTopology.entries(map)).isEqualTo(3);
         assertThat(visible).as("the record's visibility, told once").hasSize(1);
         assertThat(visible.get(0).getAdvertisedAtMs()).isEqualTo(1234);
+    }
+
+    @Test
+    void shouldDeriveARecordWhoseKeysAreInPagesWhenItsLastPageComesAfterIt() {
+        // Given: a record listing its 10 keys in pages of 4 (a long prompt's, scaled down: "Key pages")
+        ObjectRecord.Builder builder = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(NAMESPACE.toString()).setKey("ns/o")
+                .setBlocks(BLOCKS).setLayout(BlockLayout.newBuilder().setBytesPerBlock(BYTES_PER_BLOCK))
+                .setTotalBytes(BLOCKS * BYTES_PER_BLOCK).setOwnerId("index-1").setCreatedAtMs(9)
+                .setKeysFromRecord(true);
+        List<ObjectKeyPage> pages = WrittenKeys.listPaged(builder, IntStream.rangeClosed(1, BLOCKS)
+                .mapToObj(CHAIN::key).toList(), 4);
+        ObjectId id = ObjectId.generate();
+
+        // When: the record first, then its pages (two topics: no order between them)
+        input(Topics.OBJECTS).pipeInput(id, builder.build());
+        assertThat(map.get(CHAIN.key(8))).isNull();
+        for (int i = 0; i < pages.size(); i++) {
+            input(Topics.OBJECT_KEYS).pipeInput(new KeyPageId(id, i), pages.get(i));
+        }
+
+        // Then: its anchors are derived
+        assertThat(map.get(CHAIN.key(1)).getObjectId()).isEqualTo(id.toString());
+        assertThat(map.get(CHAIN.key(8)).getBlocks()).isEqualTo(8);
+        assertThat(map.get(CHAIN.key(BLOCKS)).getUsableBytes()).isEqualTo(BLOCKS * BYTES_PER_BLOCK);
+
+        // When: nulled, then its pages
+        input(Topics.OBJECTS).pipeInput(id, null);
+        for (int i = 0; i < pages.size(); i++) {
+            input(Topics.OBJECT_KEYS).pipeInput(new KeyPageId(id, i), null);
+        }
+        assertThat(map.get(CHAIN.key(1))).isNull();
+        assertThat(map.get(CHAIN.key(8))).isNull();
     }
 
     @Test

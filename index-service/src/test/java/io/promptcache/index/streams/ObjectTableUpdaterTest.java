@@ -13,12 +13,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.schema.hash.HashAlgorithm;
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixChain;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.namespace.NamespaceId;
 import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.BlockLayout;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -44,6 +46,8 @@ class ObjectTableUpdaterTest {
     private final MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
     private KeyValueStore<ObjectId, ObjectRecord> table;
     private KeyValueStore<PrefixKey, PrefixEntry> map;
+    private KeyValueStore<KeyPageId, ObjectKeyPage> pages;
+    private final PendingPages pending = new PendingPages();
     private final ObjectId first = ObjectId.generate();
     private final ObjectId second = ObjectId.generate();
 
@@ -53,16 +57,20 @@ class ObjectTableUpdaterTest {
                 Topics.OBJECTS.keySerde(), Topics.OBJECTS.valueSerde()).withLoggingDisabled().build();
         map = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyProducer.PREFIX_MAP),
                 Topics.PREFIXES.keySerde(), Topics.PREFIXES.valueSerde()).withLoggingDisabled().build();
+        pages = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyProducer.KEY_PAGES),
+                Topics.OBJECT_KEYS.keySerde(), Topics.OBJECT_KEYS.valueSerde()).withLoggingDisabled().build();
         table.init(context.getStateStoreContext(), table);
         map.init(context.getStateStoreContext(), map);
+        pages.init(context.getStateStoreContext(), pages);
         context.addStateStore(table);
         context.addStateStore(map);
+        context.addStateStore(pages);
     }
 
     /** A replica's processor started on the stores as they are; the two objects' records processed first. */
     private ObjectTableUpdater started() {
         ObjectTableUpdater updater = new ObjectTableUpdater(TopologyProducer.OBJECT_TABLE,
-                TopologyProducer.PREFIX_MAP, new Sharers(), entry -> {
+                TopologyProducer.PREFIX_MAP, TopologyProducer.KEY_PAGES, new Sharers(), pending, entry -> {
                 });
         updater.init(context);
         return updater;
@@ -146,5 +154,77 @@ class ObjectTableUpdaterTest {
         // Then: it is listed (the newest lister of block 10's key); the others untouched
         assertThat(map.get(CHAIN.key(BLOCKS)).getObjectId()).isEqualTo(restored.toString());
         assertThat(entries()).containsExactlyInAnyOrder(CHAIN.key(1), CHAIN.key(7), CHAIN.key(8), CHAIN.key(BLOCKS));
+    }
+
+    /** The processor of {@code object-keys} on this test's stores. */
+    private KeyPagesUpdater pagesUpdater() {
+        KeyPagesUpdater updater = new KeyPagesUpdater(TopologyProducer.KEY_PAGES, TopologyProducer.OBJECT_TABLE,
+                TopologyProducer.PREFIX_MAP, pending, entry -> {
+                });
+        updater.init(context);
+        return updater;
+    }
+
+    /** A record of BLOCKS blocks listing every key in pages of 3 keys (4 pages); its pages into {@code into}. */
+    private static ObjectRecord paged(List<ObjectKeyPage> into) {
+        ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
+                .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId(NAMESPACE.toString()).setKey("ns/p")
+                .setBlocks(BLOCKS).setLayout(BlockLayout.newBuilder().setBytesPerBlock(100))
+                .setTotalBytes(BLOCKS * 100L).setOwnerId("index-1").setCreatedAtMs(5).setKeysFromRecord(true);
+        into.addAll(WrittenKeys.listPaged(record, IntStream.rangeClosed(1, BLOCKS).mapToObj(CHAIN::key).toList(), 3));
+        return record.build();
+    }
+
+    @Test
+    void shouldDeriveAPagedRecordWhicheverOfItsRecordAndPagesComesFirst() {
+        List<ObjectKeyPage> keyPages = new ArrayList<>();
+        ObjectRecord record = paged(keyPages);
+        assertThat(keyPages).hasSize(4);
+        assertThat(record.getWrittenPrefixHashes().isEmpty()).isTrue();
+        ObjectTableUpdater objects = started();
+        KeyPagesUpdater pageUpdater = pagesUpdater();
+
+        // the pages first (the order of a restore, and usually live): listed when the record comes
+        ObjectId early = ObjectId.generate();
+        for (int i = 0; i < keyPages.size(); i++) {
+            pageUpdater.process(new Record<>(new KeyPageId(early, i), keyPages.get(i), 0));
+        }
+        assertThat(entries()).isEmpty();
+        objects.process(new Record<>(early, record, 0));
+        assertThat(entries()).containsExactlyInAnyOrder(CHAIN.key(1), CHAIN.key(8), CHAIN.key(BLOCKS));
+
+        // the record first: nothing until its last page comes
+        ObjectId late = ObjectId.generate();
+        objects.process(new Record<>(late, record, 0));
+        for (int i = 0; i < keyPages.size(); i++) {
+            assertThat(map.get(CHAIN.key(BLOCKS)).getObjectId()).isEqualTo(early.toString());
+            pageUpdater.process(new Record<>(new KeyPageId(late, i), keyPages.get(i), 0));
+        }
+        assertThat(map.get(CHAIN.key(BLOCKS)).getObjectId()).isEqualTo(late.toString());
+        assertThat(map.get(CHAIN.key(1)).getOlderListers(0).getObjectId()).isEqualTo(early.toString());
+
+        // a restart on these stores finds both listed, and a wiped map derived again from the pages
+        List<PrefixKey> derived = entries();
+        derived.forEach(map::delete);
+        map.delete(MapLayout.STAMP_KEY);
+        started();
+        assertThat(entries()).containsExactlyInAnyOrderElementsOf(derived);
+        assertThat(map.get(CHAIN.key(8)).getOlderListersCount()).isEqualTo(1);
+
+        // removal: early's pages nulled before its record's null (two topics), late's record nulled first
+        objects = started();
+        pageUpdater = pagesUpdater();
+        for (int i = 0; i < keyPages.size(); i++) {
+            pageUpdater.process(new Record<>(new KeyPageId(early, i), null, 0));
+        }
+        objects.process(new Record<>(early, null, 0));
+        assertThat(map.get(CHAIN.key(1)).getObjectId()).isEqualTo(late.toString());
+        assertThat(map.get(CHAIN.key(1)).getOlderListersCount()).isZero();
+        objects.process(new Record<>(late, null, 0));
+        for (int i = 0; i < keyPages.size(); i++) {
+            pageUpdater.process(new Record<>(new KeyPageId(late, i), null, 0));
+        }
+        assertThat(entries()).isEmpty();
+        assertThat(pages.approximateNumEntries()).isZero();
     }
 }

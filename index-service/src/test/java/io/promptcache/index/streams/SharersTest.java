@@ -10,9 +10,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
+import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.SharedBytes;
+import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -76,8 +78,15 @@ class SharersTest {
                 .withLoggingDisabled().build();
         prefixMap.init(context.getStateStoreContext(), prefixMap);
         context.addStateStore(prefixMap);
-        ObjectTableUpdater updater = new ObjectTableUpdater("object-table", "prefix-map", sharers, entry -> {
-        });
+        KeyValueStore<KeyPageId, ObjectKeyPage> pages = Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("key-pages"), Topics.OBJECT_KEYS.keySerde(),
+                Topics.OBJECT_KEYS.valueSerde()).withLoggingDisabled().build();
+        pages.init(context.getStateStoreContext(), pages);
+        context.addStateStore(pages);
+        ObjectTableUpdater updater = new ObjectTableUpdater("object-table", "prefix-map", "key-pages", sharers,
+                new PendingPages(),
+                entry -> {
+                });
         updater.init(context);
         return updater;
     }

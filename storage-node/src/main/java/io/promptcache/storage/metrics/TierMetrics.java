@@ -48,6 +48,12 @@ public class TierMetrics {
         counter(registry, "promptcache.storage.self.evicted", s, TierStats::selfEvicted,
                 "Objects this node deleted for room on its own, least recently used first, when nothing the GC marked"
                         + " was left (sent on the reclaims topic, then tombstoned by the GC)");
+        Gauge.builder("promptcache.storage.files.read", store, ObjectStore::filesBeingRead)
+                .description("Body files a range GET is sending from now: their delete or trim waits for it")
+                .register(registry);
+        FunctionCounter.builder("promptcache.storage.deferred.for.reads", store, ObjectStore::deferredForReads)
+                .description("Deletes and trims of body files that waited for a range GET in flight (never cut short)")
+                .register(registry);
         FunctionCounter.builder("promptcache.storage.reclaims.unreported", store.reclaimed(),
                 log -> log.unreported())
                 .description("Objects this node deleted for room whose reclaims record was dropped unsent: the queue "

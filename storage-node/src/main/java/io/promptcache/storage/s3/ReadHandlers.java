@@ -80,6 +80,17 @@ final class ReadHandlers {
                 return Outcome.REPLACED;
             }
         }
+        try {
+            return send(ctx, path, meta, range, length, segments);
+        } catch (RuntimeException e) {
+            segments.forEach(BodySegment::release); // nothing was sent: the RAM views and the leases go
+            throw e;
+        }
+    }
+
+    private static Outcome send(RoutingContext ctx, S3Path path, ObjectMeta meta, ByteRange range, long length,
+            List<BodySegment> segments) {
+        HttpServerResponse response = ctx.response();
         response.putHeader("Content-Type", meta.contentType()).putHeader("Accept-Ranges", "bytes");
         // the client's checksum (kept with the headers) only when asked for, and only for the whole object
         boolean checksums = range == null && "ENABLED".equalsIgnoreCase(ctx.request().getHeader(ClientChecksums.MODE));
@@ -109,6 +120,7 @@ final class ReadHandlers {
         } else if (segments.size() == 1 && segments.get(0).body().ram() == null) {
             BodySegment only = segments.get(0);
             response.sendFile(only.body().file().toString(), only.offset(), only.length())
+                    .onComplete(sent -> only.finished()) // the lease on the file goes once it is sent
                     .onFailure(e -> S3Errors.send(ctx, new S3Exception(S3ErrorCode.NO_SUCH_KEY,
                             "The object was removed while it was being read: " + path.key(), e), path.resource()));
         } else {

@@ -24,6 +24,7 @@ final class SegmentWriter {
 
     static void write(RoutingContext ctx, List<BodySegment> segments) {
         next(ctx, segments, 0).onComplete(done -> {
+            segments.forEach(BodySegment::finished); // the response is over: the leases on their files go
             if (done.succeeded()) {
                 ctx.response().end();
             } else {

@@ -209,7 +209,8 @@ final class Entries {
             // a trimmed file's RAM copy is clean (Trims only trims files on disk): it is dropped with its old size
             bodies.tiers().forget(file.fileId());
             if (file.deleted()) {
-                bodies.delete(file.fileId());
+                String fileId = file.fileId();
+                trims.deleteWhenUnread(fileId, () -> bodies.delete(fileId)); // after the reads sending from it
             } else {
                 trims.truncateLater(file.fileId(), file.keep());
                 stats.trimmed.increment();

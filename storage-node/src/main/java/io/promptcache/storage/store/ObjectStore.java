@@ -83,7 +83,7 @@ public final class ObjectStore implements AutoCloseable {
         this.bodies = new BodyFiles(directory, options, tiers);
         this.entries = new Entries(metadata, buckets, refs, room, bodies, trims, allocation, stats, validation);
         this.capacity = new Capacity(options, allocation, refs, room, stats, entries);
-        this.reads = new RangeReads(options, tiers, refs, room, entries, stats);
+        this.reads = new RangeReads(options, tiers, refs, room, entries, stats, trims.readers());
         this.multipart = new MultipartUploads(buckets, uploads, metadata, refs, bodies, capacity, entries);
     }
 
@@ -285,6 +285,16 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     /** The eviction candidates and own objects this node deleted for writes lately (heartbeats report them). */
+    /** Body files a range read is sending from now (their deletes and trims wait for it). */
+    public int filesBeingRead() {
+        return trims.readers().files();
+    }
+
+    /** Deletes and trims of body files that waited for a read in flight, since start. */
+    public long deferredForReads() {
+        return trims.readers().deferred();
+    }
+
     public ReclaimLog reclaimed() {
         return capacity.reclaimed();
     }

@@ -34,8 +34,11 @@ final class RangeReads {
     private final RoomOrder room;
     private final Entries entries;
     private final TierStats stats;
+    private final BodyReaders readers;
 
-    RangeReads(StoreOptions options, Tiers tiers, ExtentRefs refs, RoomOrder room, Entries entries, TierStats stats) {
+    RangeReads(StoreOptions options, Tiers tiers, ExtentRefs refs, RoomOrder room, Entries entries, TierStats stats,
+            BodyReaders readers) {
+        this.readers = readers;
         this.options = options;
         this.tiers = tiers;
         this.refs = refs;
@@ -57,17 +60,21 @@ final class RangeReads {
         boolean keep = length <= KEPT_CHECKED_BYTES;
         List<BodySegment> segments = new ArrayList<>(extents.size());
         for (Extent extent : extents) {
+            // the lease first: a file freed from now on is deleted or trimmed only after this read (BodyReaders)
+            Runnable lease = readers.lease(extent.fileId());
             ObjectBody body = tiers.open(extent.fileId());
             if (body == null || body.file() == null || !options.verifyOnRead()) {
                 if (body == null) {
+                    lease.run();
                     segments.forEach(BodySegment::release);
                     return failedRead(bucket, key, meta, null);
                 }
-                segments.add(new BodySegment(body, extent.offset(), extent.length()));
+                segments.add(new BodySegment(body, extent.offset(), extent.length(), lease));
                 continue;
             }
             ChunkSums.Checked checked = check(body.file(), extent, keep);
             if (checked.badChunk() >= 0) {
+                lease.run();
                 segments.forEach(BodySegment::release);
                 return failedRead(bucket, key, meta, "chunk " + checked.badChunk() + " of body file "
                         + extent.fileId() + " does not match its CRC32C");
@@ -75,8 +82,8 @@ final class RangeReads {
             segments.add(checked.span() != null
                     ? new BodySegment(ObjectBody.checked(checked.span(), body.file()),
                             extent.offset() - checked.spanStart(),
-                            extent.length())
-                    : new BodySegment(body, extent.offset(), extent.length()));
+                            extent.length(), lease)
+                    : new BodySegment(body, extent.offset(), extent.length(), lease));
         }
         return segments;
     }

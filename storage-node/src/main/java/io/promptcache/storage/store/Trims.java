@@ -30,6 +30,7 @@ final class Trims implements ExtentRefs.Trimmer, AutoCloseable {
     private final DataDirectory directory;
     private final StoreOptions options;
     private final ScheduledThreadPoolExecutor truncations;
+    private final BodyReaders readers;
     private volatile Tiers tiers;
 
     Trims(DataDirectory directory, StoreOptions options) {
@@ -43,6 +44,17 @@ final class Trims implements ExtentRefs.Trimmer, AutoCloseable {
         });
         // pending truncations at a stop are left to the next startup validation
         truncations.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.readers = new BodyReaders(truncations);
+    }
+
+    /** The reads in flight, whose files' deletes and trims wait for them. */
+    BodyReaders readers() {
+        return readers;
+    }
+
+    /** Runs {@code delete} (of body file {@code fileId}, whose last holder went) once no read sends from it. */
+    void deleteWhenUnread(String fileId, Runnable delete) {
+        readers.whenUnread(fileId, delete);
     }
 
     /** Files become trimmable once the tiers exist (after startup validation). */
@@ -76,9 +88,12 @@ final class Trims implements ExtentRefs.Trimmer, AutoCloseable {
         }
     }
 
-    /** Truncates {@code fileId} to {@code keep} bytes after {@link #DELAY}. */
+    /**
+     * Truncates {@code fileId} to {@code keep} bytes after {@link #DELAY}, and after every read sending from it then
+     * (a read of the cut tail that began before the trim is never cut short).
+     */
     void truncateLater(String fileId, long keep) {
-        truncations.schedule(() -> {
+        truncations.schedule(() -> readers.whenUnread(fileId, () -> {
             try {
                 truncate(directory.objectFile(fileId), keep);
             } catch (NoSuchFileException e) {
@@ -87,7 +102,7 @@ final class Trims implements ExtentRefs.Trimmer, AutoCloseable {
                 LOG.warn("Could not trim body file {} to {} bytes (startup validation will): {}", fileId, keep,
                         e.toString());
             }
-        }, DELAY.toMillis(), TimeUnit.MILLISECONDS);
+        }), DELAY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Cuts {@code file} to {@code keep} bytes; a shorter file is left as it is. */

@@ -1,0 +1,127 @@
+package io.promptcache.storage.s3;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.promptcache.storage.store.ObjectStore;
+import io.promptcache.storage.store.TierPolicy;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A read in flight is never cut short (issue 67; seed 000 §4.2/§6): a range GET of a large body to a slow client
+ * (reading about 4 MiB/s) gets every byte right while the object is deleted under it, or while its file's tail is
+ * trimmed under it (the object deleted while a continuation still shares its first MiB: the file is cut 2 s later,
+ * which cut such reads short before); the delete or trim runs once the read is over.
+ */
+@QuarkusTest
+@TestProfile(ReadsInFlightTest.BodiesOnDisk.class)
+class ReadsInFlightTest extends SdkBucketFixture {
+
+    private static final int MIB = 1 << 20;
+
+    @Inject
+    ObjectStore store;
+
+    @Test
+    void shouldServeAWholeSlowReadOfAnObjectDeletedUnderIt() throws Exception {
+        byte[] body = S3SdkTest.bytes(16 * MIB, 21);
+        s3.putObject(b -> b.bucket(bucket).key("big"), RequestBody.fromBytes(body));
+        long deferredBefore = store.deferredForReads();
+
+        // When: a slow read of all of it, and a DELETE a second into it
+        CompletableFuture<byte[]> read = slowRead("big", 0, body.length - 1);
+        Thread.sleep(1000);
+        s3.deleteObject(b -> b.bucket(bucket).key("big"));
+        assertThatThrownBy(() -> s3.headObject(b -> b.bucket(bucket).key("big")))
+                .isInstanceOf(NoSuchKeyException.class);
+
+        // Then: the read gets every byte; the file goes once it is over
+        assertThat(read.get(60, TimeUnit.SECONDS)).isEqualTo(body);
+        assertThat(store.deferredForReads() - deferredBefore).as("the delete waited for the read").isEqualTo(1);
+        await().atMost(java.time.Duration.ofSeconds(10)).until(() -> store.filesBeingRead() == 0);
+    }
+
+    @Test
+    void shouldServeAWholeSlowReadOfATailTrimmedUnderIt() throws Exception {
+        // Given: a 24 MiB parent, and a continuation sharing its first MiB
+        byte[] parent = S3SdkTest.bytes(24 * MIB, 22);
+        s3.putObject(b -> b.bucket(bucket).key("p"), RequestBody.fromBytes(parent));
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("c")).uploadId();
+        String copied = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("p").destinationBucket(bucket)
+                .destinationKey("c").uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (MIB - 1)))
+                .copyPartResult().eTag();
+        byte[] fresh = S3SdkTest.bytes(100_000, 23);
+        String uploaded = s3.uploadPart(b -> b.bucket(bucket).key("c").uploadId(id).partNumber(2),
+                RequestBody.fromBytes(fresh)).eTag();
+        s3.completeMultipartUpload(b -> b.bucket(bucket).key("c").uploadId(id).multipartUpload(m -> m.parts(
+                CompletedPart.builder().partNumber(1).eTag(copied).build(),
+                CompletedPart.builder().partNumber(2).eTag(uploaded).build())));
+        long usedBefore = store.usedBytes();
+
+        // When: a slow read of the parent's last 20 MiB (the tail only it reads), and the parent deleted a second
+        // into it: its file is to be cut to the shared MiB 2 s later
+        CompletableFuture<byte[]> read = slowRead("p", 4 * MIB, parent.length - 1);
+        Thread.sleep(1000);
+        s3.deleteObject(b -> b.bucket(bucket).key("p"));
+
+        // Then: the read gets every byte of the range; the tail is cut once the read is over (bodies on disk)
+        assertThat(read.get(60, TimeUnit.SECONDS)).isEqualTo(Arrays.copyOfRange(parent, 4 * MIB, parent.length));
+        boolean trims = store.options().policy() == TierPolicy.WRITE_THROUGH && !store.options().asyncWrites();
+        if (trims) {
+            assertThat(store.usedBytes()).isEqualTo(usedBefore - (parent.length - MIB));
+        }
+        await().atMost(java.time.Duration.ofSeconds(10)).until(() -> store.filesBeingRead() == 0);
+        byte[] continuation = new byte[MIB + fresh.length];
+        System.arraycopy(parent, 0, continuation, 0, MIB);
+        System.arraycopy(fresh, 0, continuation, MIB, fresh.length);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("c")).asByteArray()).isEqualTo(continuation);
+    }
+
+    /** A RAM tier too small for these bodies: they are read from their files. */
+    public static class BodiesOnDisk implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("promptcache.storage.tier.ram-capacity-bytes", Integer.toString(MIB));
+        }
+    }
+
+    /** Bytes {@code first..last} of {@code key}, read at about 4 MiB/s (64 KiB every 15 ms), in the background. */
+    private CompletableFuture<byte[]> slowRead(String key, long first, long last) {
+        return CompletableFuture.supplyAsync(() -> {
+            byte[] out = new byte[(int) (last - first + 1)];
+            try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(key).range("bytes=" + first + "-" + last))) {
+                int at = 0;
+                while (at < out.length) {
+                    int n = in.read(out, at, Math.min(64 * 1024, out.length - at));
+                    if (n < 0) {
+                        return Arrays.copyOf(out, at); // cut short
+                    }
+                    at += n;
+                    Thread.sleep(15);
+                }
+                return out;
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException("the read failed: " + e, e);
+            }
+        });
+    }
+}
