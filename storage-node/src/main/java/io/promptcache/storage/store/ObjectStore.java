@@ -240,7 +240,8 @@ public final class ObjectStore implements AutoCloseable {
     /**
      * Bytes {@code [offset, offset + length)} of {@code bucket/key} were read (a range GET, a copied part). A read of
      * the whole object sends an eviction candidate to the back; a read of a prefix does not: a prefix read is a
-     * partial hit, whose bytes the continuation stored next holds (and keeps while the rest of this object goes).
+     * partial hit, whose bytes the continuation stored next holds (and keeps while the rest of this object goes). Any
+     * read is a use of the node's own least-recently-used order (self-eviction): a hot prefix is read in part.
      */
     public void used(String bucket, String key, ObjectMeta meta, long offset, long length) {
         reads.used(bucket, key, meta, offset, length);

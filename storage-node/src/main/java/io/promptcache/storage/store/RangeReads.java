@@ -92,6 +92,8 @@ final class RangeReads {
     void used(String bucket, String key, ObjectMeta meta, long offset, long length) {
         if (offset == 0 && length >= meta.size()) {
             room.used(bucket, key, System.currentTimeMillis());
+        } else {
+            room.usedInPart(bucket, key, System.currentTimeMillis());
         }
     }
 

@@ -25,6 +25,15 @@ final class RoomOrder {
         own.used(bucket, key, nowMs);
     }
 
+    /**
+     * {@code bucket/key} was read in part at {@code nowMs}: a use of the node's own order (a hot prefix is read in
+     * part by every request that shares it), not of the GC's candidates (a candidate read only in its first bytes is
+     * a partial hit, whose bytes the continuation stored next holds).
+     */
+    void usedInPart(String bucket, String key, long nowMs) {
+        own.used(bucket, key, nowMs);
+    }
+
     /** {@code bucket/key} was deleted. */
     void forget(String bucket, String key) {
         marked.forget(bucket, key);

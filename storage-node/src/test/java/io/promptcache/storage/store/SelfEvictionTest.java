@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A node whose GC marked nothing (stopped, lagging, restarting) keeps taking writes: it deletes its own least recently
- * used KV objects unused for the age limit (a whole read counts as a use), never a pinned one, never another
+ * used KV objects unused for the age limit (a read, whole or in part, counts as a use), never a pinned one, never another
  * application's key, never one whose deletion frees nothing, and reports each in its reclaim log (the heartbeats),
  * so the GC tombstones it. Only when everything it holds is younger than the limit (or pinned) is a write refused.
  */
@@ -34,7 +34,8 @@ class SelfEvictionTest {
     void shouldDeleteItsOwnLeastRecentlyUsedObjectsWhenTheGcMarkedNothing() throws Exception {
         try (ObjectStore store = open(5 * SIZE)) {
             // Given: a full node: a pinned object, another application's key, and three KV objects, all old enough;
-            // the second KV object read whole since (a use), the first read only in part (a partial hit: no use)
+            // the first KV object read in part since (a partial hit: a use of the node's own order, where a hot
+            // prefix is read in part by every request that shares it), the second read whole
             store.createBucket("kv-b");
             String pinned = key();
             put(store, pinned, Map.of(NodeMarkers.PINNED, "true"));
@@ -49,11 +50,19 @@ class SelfEvictionTest {
             read(store, first, SIZE / 2);
             read(store, second, SIZE);
 
-            // When: two writes need room, the GC having marked nothing
-            put(store, key(), Map.of());
-            put(store, key(), Map.of());
+            // When: a write needs room, the GC having marked nothing
+            String fourth = key();
+            put(store, fourth, Map.of());
+            // Then: the least recently used KV object went: the third, unread; the first, read in part, stays
+            assertThat(ReclaimTest.exists(store, third)).isFalse();
+            assertThat(ReclaimTest.exists(store, first)).isTrue();
 
-            // Then: the least recently used KV objects went (the first, then the third), the read one, the pinned one
+            // When: another write needs room, once the reads are older than the limit too
+            Thread.sleep(AGE.toMillis() + 100);
+            String fifth = key();
+            put(store, fifth, Map.of());
+
+            // Then: the least recently used KV objects went (the third, then the first), the read one, the pinned one
             // and the foreign key stay; both deletions are reported
             assertThat(ReclaimTest.exists(store, first)).isFalse();
             assertThat(ReclaimTest.exists(store, third)).isFalse();
@@ -66,9 +75,11 @@ class SelfEvictionTest {
             assertThat(store.reclaimed().recent(System.currentTimeMillis())).extracting(ReclaimLog.Entry::key)
                     .containsExactlyInAnyOrder(first, third);
 
-            // When: a third write comes while every KV object left is younger than the limit or pinned (the second
-            // was read just now)
+            // When: a third write comes while every KV object left is younger than the limit or pinned (each read
+            // just now, the fifth in part)
             read(store, second, SIZE);
+            read(store, fourth, SIZE);
+            read(store, fifth, SIZE / 2);
             // Then: refused, nothing deleted
             assertThatThrownBy(() -> put(store, key(), Map.of())).isInstanceOf(S3Exception.class)
                     .hasMessageContaining("Not enough free capacity");
