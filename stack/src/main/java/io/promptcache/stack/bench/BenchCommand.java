@@ -40,6 +40,19 @@ public final class BenchCommand implements Callable<Integer> {
         TRACE
     }
 
+    /**
+     * Shapes engines use that the defaults (8k-token prompts at most, blocks of 16, 64 bytes of KV a token) do not:
+     * each sets the synthetic options it names unless they are given (docs/benchmarks/long-contexts).
+     */
+    public enum Shape {
+        /** 32,768-token system prompts, 4,096 tokens a turn, 8 turns: prompts of 36k-65k tokens. */
+        LONG,
+        /** Blocks of one token (SGLang's page size). */
+        SMALL_BLOCKS,
+        /** 16 KiB of KV a token (a small model in bf16; 8B models have 128 KiB). */
+        LARGE_KV
+    }
+
     /** How often the pipeline's lags and tombstoned bytes are sampled. */
     static final long SAMPLE_SECONDS = 5;
 
@@ -124,6 +137,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--kv-bytes-per-token", defaultValue = KV_BYTES_PER_TOKEN, converter = Sizes.class, description = "synthetic: KV bytes per token, scaled down (default ${DEFAULT-VALUE})")
     long kvBytesPerToken;
 
+    @Option(names = "--shape", split = ",", description = "synthetic: engine shapes, comma-separated: LONG (36k-65k "
+            + "token prompts), SMALL_BLOCKS (blocks of 1 token), LARGE_KV (16 KiB of KV a token); each sets the "
+            + "options it names unless they are given")
+    List<Shape> shapes = List.of();
+
     @Option(names = "--trace", description = "trace: a Mooncake-format JSON-lines file")
     Path trace;
 
@@ -194,7 +212,7 @@ public final class BenchCommand implements Callable<Integer> {
         return report.errorCount() == 0 ? 0 : 4;
     }
 
-    private Workload workload() {
+    Workload workload() {
         if (concurrency < 1) {
             throw new IllegalArgumentException("--concurrency must be at least 1");
         }
@@ -205,7 +223,28 @@ public final class BenchCommand implements Callable<Integer> {
             return new TraceWorkload(MooncakeTrace.read(trace, traceRequests), timeCompression, kvBytesPerBlock,
                     trace.getFileName().toString());
         }
+        applyShapes();
         return new SyntheticWorkload(new SyntheticWorkload.Params(groups, systemTokens, turnTokens, turns,
                 conversations, blockSize, kvBytesPerToken, rate, seed));
+    }
+
+    /** Sets what each {@link Shape} names, unless given on the command line. */
+    private void applyShapes() {
+        for (Shape shape : shapes) {
+            switch (shape) {
+                case LONG -> {
+                    systemTokens = unlessGiven("--system-tokens", systemTokens, 32_768);
+                    turnTokens = unlessGiven("--turn-tokens", turnTokens, 4_096);
+                    turns = unlessGiven("--turns", turns, 8);
+                }
+                case SMALL_BLOCKS -> blockSize = unlessGiven("--block-size", blockSize, 1);
+                case LARGE_KV -> kvBytesPerToken = unlessGiven("--kv-bytes-per-token", (int) kvBytesPerToken,
+                        16 * 1024);
+            }
+        }
+    }
+
+    private int unlessGiven(String option, int given, int shaped) {
+        return command.commandLine().getParseResult().hasMatchedOption(option) ? given : shaped;
     }
 }
