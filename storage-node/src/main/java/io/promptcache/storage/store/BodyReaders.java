@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.LongAdder;
  * runs only once no read that began before it is sending from the file (seed 000 §4.2/§6: the grace window protects
  * in-flight reads), so a GET of a large object to a slow client is never cut short by a delete or a trim under it. A
  * read takes a lease on every file it will send from before it checks that the file is still on record; a file freed
- * before the lease is off the record, and the read starts over or misses as before. Deferred work runs on
- * {@code executor}, never on the thread that lets the last lease go (an event loop). Thread-safe.
+ * before the lease is off the record, and the read starts over or misses as before. Work that waited runs on
+ * {@code executor}, never on the thread that lets the last lease go (an event loop); work that need not wait runs at
+ * once on the caller's thread, as it did before reads were counted. Thread-safe.
  */
 final class BodyReaders {
 
@@ -40,7 +41,10 @@ final class BodyReaders {
         };
     }
 
-    /** Runs {@code work} (on the executor) now if no read is sending from {@code fileId}, else after the last one. */
+    /**
+     * Runs {@code work} now, on this thread, if no read is sending from {@code fileId}; else on the executor after the
+     * last such read lets go.
+     */
     void whenUnread(String fileId, Runnable work) {
         synchronized (this) {
             if (reading.containsKey(fileId)) {
@@ -49,7 +53,7 @@ final class BodyReaders {
                 return;
             }
         }
-        executor.execute(work);
+        work.run();
     }
 
     private void release(String fileId) {
