@@ -126,6 +126,9 @@ class IndexReplicasIT {
 
             // a parent, a continuation sharing its bytes, then the parent evicted (its keys still name it)
             Continued continued = continuedThenParentEvicted(a, b, ns);
+            // a store whose keys are in key pages (3,000 blocks of one token: 3 pages; docs/architecture.md, "Key
+            // pages"): restores, wipes and replays must derive it again
+            Paged paged = pagedStore(a, b);
 
             b.kill();
             long warm = System.nanoTime();
@@ -133,6 +136,7 @@ class IndexReplicasIT {
                 report("warm restart (own state dir, SIGKILLed)", warm);
                 assertHits(restarted, ns, prompts, synthetic);
                 continued.assertServedByTheContinuation(restarted);
+                paged.assertHit(restarted);
                 restarted.kill();
             }
             WorkDirectories.delete(WORK.resolve("replica-b").resolve("state"));
@@ -141,6 +145,7 @@ class IndexReplicasIT {
                 report("cold start (empty state dir)", cold);
                 assertHits(empty, ns, prompts, synthetic);
                 continued.assertServedByTheContinuation(empty);
+                paged.assertHit(empty);
                 empty.kill();
             }
             // the PrefixMap wiped and restored from prefixes alone, as Kafka Streams does after an offset out of range
@@ -152,6 +157,7 @@ class IndexReplicasIT {
                 report("PrefixMap store wiped and restored from prefixes", wiped);
                 assertHits(restored, ns, prompts, synthetic);
                 continued.assertServedByTheContinuation(restored);
+                paged.assertHit(restored);
             }
         }
     }
@@ -294,6 +300,37 @@ class IndexReplicasIT {
     }
 
     /** Objects and their prefixes produced straight to Kafka (what many stores leave), to give the state size. */
+    /** A prompt stored in a namespace of one-token blocks, whose record lists its keys in pages. */
+    private record Paged(String ns, int[] prompt) {
+
+        void assertHit(ServiceProcess replica) {
+            long start = System.nanoTime();
+            Object blocks = null;
+            while (System.nanoTime() - start < Duration.ofSeconds(30).toNanos()) {
+                blocks = given().baseUri(replica.url("")).contentType(ContentType.JSON).body(Map.of("tokens",
+                        prompt)).post("/v1/namespaces/" + ns + "/lookup").then().statusCode(200).extract()
+                        .path("blocks");
+                if (Integer.valueOf(prompt.length).equals(blocks)) {
+                    return;
+                }
+            }
+            assertThat(blocks).as("blocks of the paged store's prompt").isEqualTo(prompt.length);
+        }
+    }
+
+    private static Paged pagedStore(ServiceProcess a, ServiceProcess b) {
+        String ns = given().baseUri(a.url("")).contentType(ContentType.JSON).body(Map.of("modelFingerprint",
+                "replicas-paged@1", "dtype", "bf16", "blockSize", 1)).post("/v1/namespaces").then().statusCode(201)
+                .extract().path("id");
+        int[] prompt = Api.tokens(3_000, 67);
+        given().baseUri(a.url("")).contentType(StoreResource.STORE_FRAMED)
+                .body(Api.framed(Api.head(prompt, 8, 0), new byte[3_000 * 8]))
+                .post("/v1/namespaces/" + ns + "/objects").then().statusCode(201);
+        Paged paged = new Paged(ns, prompt);
+        paged.assertHit(b);
+        return paged;
+    }
+
     private static List<int[]> publishSynthetic(NamespaceId ns) {
         TopicCatalog catalog = TopicCatalog.defaults();
         String objects = catalog.name(Topics.OBJECTS);

@@ -1,6 +1,8 @@
 package io.promptcache.index.streams;
 
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -19,9 +21,9 @@ import io.promptcache.schema.proto.PrefixEntry;
 /**
  * Keeps the key-pages store a copy of {@code object-keys} (docs/architecture.md, "Key pages"), and the PrefixMap
  * entries derived from paged records in step with it: the last page a record the ObjectTable already holds waited for
- * ({@link PendingPages}: the record came first, two topics, no order between them) derives the record's entries, and
- * a page about to go unlists the anchors it holds. While the stores restore (this store is restored before the ObjectTable)
- * the ObjectTable is not open yet: the ObjectTable's own restore and start derive then.
+ * ({@link PendingPages}: the record came first, two topics, no order between them; and at a restore, where this store
+ * is restored after the ObjectTable) derives the record's entries, and a page about to go unlists the anchors it
+ * holds.
  */
 final class KeyPagesUpdater implements Processor<KeyPageId, ObjectKeyPage, Void, Void> {
 
@@ -97,9 +99,30 @@ final class KeyPagesUpdater implements Processor<KeyPageId, ObjectKeyPage, Void,
 
     /** The pages in {@code store} (a value that cannot be read counts as missing). */
     static WrittenKeys.Pages pages(KeyValueStore<KeyPageId, ObjectKeyPage> store) {
+        return pages(() -> store);
+    }
+
+    /**
+     * The pages in the store {@code store} gives once it is open (none before: a page of a store not open yet counts
+     * as missing, as one that cannot be read does).
+     */
+    static WrittenKeys.Pages pages(Supplier<KeyValueStore<KeyPageId, ObjectKeyPage>> store) {
+        AtomicReference<KeyValueStore<KeyPageId, ObjectKeyPage>> open = new AtomicReference<>();
         return id -> {
+            KeyValueStore<KeyPageId, ObjectKeyPage> pages = open.get();
+            if (pages == null) {
+                try {
+                    pages = store.get();
+                } catch (RuntimeException e) {
+                    return null;
+                }
+                if (pages == null) {
+                    return null;
+                }
+                open.set(pages);
+            }
             try {
-                return store.get(id);
+                return pages.get(id);
             } catch (SerializationException e) {
                 return null;
             }

@@ -12,11 +12,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.promptcache.schema.key.KeyPageId;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.key.PrefixKey;
 import io.promptcache.schema.object.WrittenKeys;
-import io.promptcache.schema.proto.ObjectKeyPage;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.PrefixEntry;
 
@@ -26,8 +24,8 @@ import io.promptcache.schema.proto.PrefixEntry;
  * that lists no keys is kept with the keys of the one before it, so that its null still finds them. Kafka Streams
  * restores a global store through its processor (a processor of its own, from the store's checkpoint) before it
  * initializes this one, so {@link #init} rebuilds the sharers from the restored table and every later record updates
- * all three. The PrefixMap and the key pages are registered before the ObjectTable (the topology's order), so they are
- * open here, restores included; a record whose pages are not all here yet is derived when they come
+ * all three. The PrefixMap is registered before the ObjectTable (the topology's order), so it is open here, restores
+ * included; the key pages after it: a record whose pages are not all here yet is derived when they come
  * ({@link KeyPagesUpdater}).
  */
 final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void, Void> {
@@ -60,8 +58,10 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
     public void init(ProcessorContext<Void, Void> context) {
         store = context.getStateStore(storeName);
         KeyValueStore<PrefixKey, PrefixEntry> map = context.getStateStore(prefixMapName);
-        KeyValueStore<KeyPageId, ObjectKeyPage> pages = context.getStateStore(keyPagesName);
-        derived = new DerivedKeys(map, KeyPagesUpdater.pages(pages), pending, onListed);
+        // the key pages are registered after this store: not open yet while this one restores (a paged record then
+        // waits for its pages), open from the replica's start on
+        derived = new DerivedKeys(map, KeyPagesUpdater.pages(() -> context.getStateStore(keyPagesName)), pending,
+                onListed);
         PrefixEntry stamp = derived.read(MapLayout.STAMP_KEY);
         boolean rebuild = !MapLayout.current().equals(stamp);
         if (rebuild) {

@@ -66,11 +66,12 @@ public class TopologyProducer {
         globalStore(builder, catalog, PREFIX_MAP, Topics.PREFIXES, () -> new PrefixMapUpdater(PREFIX_MAP,
                 onAdvertised));
         PendingPages pending = new PendingPages(); // the global thread's, shared by the two processors
-        // the key pages before the ObjectTable: a restored record finds its pages (docs/architecture.md, "Key pages")
-        globalStore(builder, catalog, KEY_PAGES, Topics.OBJECT_KEYS,
-                () -> new KeyPagesUpdater(KEY_PAGES, OBJECT_TABLE, PREFIX_MAP, pending, onAdvertised));
         globalStore(builder, catalog, OBJECT_TABLE, Topics.OBJECTS,
                 () -> new ObjectTableUpdater(OBJECT_TABLE, PREFIX_MAP, KEY_PAGES, sharers, pending, onAdvertised));
+        // the key pages after the ObjectTable: a record restored before its pages waits for them (PendingPages), and
+        // the pages' processor derives it when they come (docs/architecture.md, "Key pages")
+        globalStore(builder, catalog, KEY_PAGES, Topics.OBJECT_KEYS,
+                () -> new KeyPagesUpdater(KEY_PAGES, OBJECT_TABLE, PREFIX_MAP, pending, onAdvertised));
         globalStore(builder, catalog, NAMESPACE_TABLE, Topics.NAMESPACES,
                 () -> new CompactedTopicUpdater<>(NAMESPACE_TABLE));
         return builder.build();
