@@ -9,6 +9,7 @@ nginx_port=$((port + 2000))
 work=$(mktemp -d -t gib-reads.XXXXXX)
 head -c 1G /dev/urandom >"$work/1g.bin"
 head -c 4G /dev/urandom >"$work/4g.bin"
+chmod 755 "$work"; chmod 644 "$work"/*.bin  # nginx workers run as another user when started by root
 cat >"$work/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
