@@ -63,22 +63,27 @@ public final class WrittenKeys {
         List<ObjectKeyPage> pages = new ArrayList<>(keys.size() / perPage + 1);
         for (int from = 0; from < keys.size(); from += perPage) {
             int to = Math.min(keys.size(), from + perPage);
-            byte[] hashes = new byte[length * (to - from)];
-            for (int i = from; i < to; i++) {
-                byte[] hash = keys.get(i).prefixHash();
-                if (hash.length != length) {
-                    throw new IllegalArgumentException("the keys of one object have hashes of one length: "
-                            + length + " and " + hash.length);
-                }
-                System.arraycopy(hash, 0, hashes, (i - from) * length, length);
-            }
             pages.add(ObjectKeyPage.newBuilder().setSchemaVersion(SchemaVersion.CURRENT)
                     .setNamespaceId(record.getNamespaceId()).setFirstBlock(first + from).setHashBytes(length)
-                    .setHashes(ByteString.copyFrom(hashes)).build());
+                    .setHashes(hashes(keys, from, to, length)).build());
         }
         record.clearWrittenPrefixHashes().setWrittenPrefixHashBytes(length).setKeyPages(pages.size())
                 .setKeysPerPage(perPage).setListedKeys(keys.size());
         return pages;
+    }
+
+    /** The hashes of {@code keys[from, to)}, concatenated; each must be {@code length} bytes long. */
+    private static ByteString hashes(List<PrefixKey> keys, int from, int to, int length) {
+        byte[] hashes = new byte[length * (to - from)];
+        for (int i = from; i < to; i++) {
+            byte[] hash = keys.get(i).prefixHash();
+            if (hash.length != length) {
+                throw new IllegalArgumentException("the keys of one object have hashes of one length: " + length
+                        + " and " + hash.length);
+            }
+            System.arraycopy(hash, 0, hashes, (i - from) * length, length);
+        }
+        return ByteString.copyFrom(hashes);
     }
 
     /**
@@ -179,16 +184,7 @@ public final class WrittenKeys {
             return record;
         }
         int length = keys.get(0).prefixHash().length;
-        byte[] hashes = new byte[length * keys.size()];
-        for (int i = 0; i < keys.size(); i++) {
-            byte[] hash = keys.get(i).prefixHash();
-            if (hash.length != length) {
-                throw new IllegalArgumentException("the keys of one object have hashes of one length: " + length
-                        + " and " + hash.length);
-            }
-            System.arraycopy(hash, 0, hashes, i * length, length);
-        }
-        return record.setWrittenPrefixHashes(ByteString.copyFrom(hashes)).setWrittenPrefixHashBytes(length);
+        return record.setWrittenPrefixHashes(hashes(keys, 0, keys.size(), length)).setWrittenPrefixHashBytes(length);
     }
 
     /**
