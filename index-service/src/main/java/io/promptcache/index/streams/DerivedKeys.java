@@ -60,7 +60,7 @@ final class DerivedKeys {
     }
 
     /** The record of object {@code id} changed from {@code before} to {@code after} (either may be null). */
-    void changed(String id, ObjectRecord before, ObjectRecord after) {
+    void changed(ObjectId id, ObjectRecord before, ObjectRecord after) {
         if (after != null) {
             boolean live = after.getState() == ObjectState.OBJECT_STATE_LIVE;
             // a LIVE record every time (listing twice changes nothing, and a replay from the last checkpoint must
@@ -69,15 +69,13 @@ final class DerivedKeys {
             // after a listing record the keys are listed already (the table and the map are flushed together). A
             // record whose key pages are not all here yet is listed when its last page comes (KeyPagesUpdater)
             if (WrittenKeys.fromRecord(after) && (live || !WrittenKeys.fromRecord(before))) {
-                ObjectId object = ObjectId.parse(id);
-                if (pending.complete(object, after, pages)) {
-                    list(anchors(object, after, 0, WrittenKeys.count(after)), live);
+                if (pending.complete(id, after, pages)) {
+                    list(anchors(id, after, 0, WrittenKeys.count(after)), live);
                 }
             }
         } else if (WrittenKeys.fromRecord(before)) {
-            ObjectId object = ObjectId.parse(id);
-            pending.forget(object);
-            unlist(id, anchors(object, before, 0, WrittenKeys.count(before)).keySet());
+            pending.forget(id);
+            unlist(id.toString(), anchors(id, before, 0, WrittenKeys.count(before)).keySet());
         }
     }
 
@@ -139,11 +137,11 @@ final class DerivedKeys {
      * first key it wrote) tells: a record with no derived keys always does; one whose first page is not here yet
      * does not (deriving it again makes it wait for its pages).
      */
-    boolean listed(String id, ObjectRecord record) {
+    boolean listed(ObjectId id, ObjectRecord record) {
         if (!WrittenKeys.fromRecord(record) || WrittenKeys.count(record) == 0) {
             return true;
         }
-        PrefixKey first = WrittenKeys.key(ObjectId.parse(id), record, 0, pages);
+        PrefixKey first = WrittenKeys.key(id, record, 0, pages);
         if (first == null) {
             return false;
         }
@@ -151,8 +149,9 @@ final class DerivedKeys {
         if (entry == null || !entry.getFromRecords()) {
             return false;
         }
-        return entry.getObjectId().equals(id)
-                || entry.getOlderListersList().stream().anyMatch(l -> l.getObjectId().equals(id));
+        String text = id.toString();
+        return entry.getObjectId().equals(text)
+                || entry.getOlderListersList().stream().anyMatch(l -> l.getObjectId().equals(text));
     }
 
     /** Removes every derived entry (a build of another layout derived them); the ADVERTISEd ones stay. */

@@ -73,7 +73,7 @@ final class KeyPagesUpdater implements Processor<KeyPageId, ObjectKeyPage, Void,
             // the last page its record waited for: the record is listed now
             ObjectRecord object = object(id.object());
             if (object != null) {
-                derived.changed(id.object().toString(), null, object);
+                derived.changed(id.object(), null, object);
             }
         }
     }

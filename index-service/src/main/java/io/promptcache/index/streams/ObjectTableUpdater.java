@@ -78,11 +78,10 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
             while (all.hasNext()) {
                 try {
                     KeyValue<ObjectId, ObjectRecord> next = all.next();
-                    String id = next.key.toString();
-                    sharers.put(id, next.value);
+                    sharers.put(next.key.toString(), next.value);
                     // a record restored into the table without passing here (a restore copies bytes) is derived now
-                    if (rebuild || !derived.listed(id, next.value)) {
-                        derived.changed(id, null, next.value);
+                    if (rebuild || !derived.listed(next.key, next.value)) {
+                        derived.changed(next.key, null, next.value);
                         relisted++;
                     }
                 } catch (SerializationException e) {
@@ -111,6 +110,6 @@ final class ObjectTableUpdater implements Processor<ObjectId, ObjectRecord, Void
         ObjectRecord after = WrittenKeys.keep(before, record.value());
         store.put(id, after); // a null value deletes (without decoding the old one, as delete would)
         sharers.changed(id.toString(), before, after);
-        derived.changed(id.toString(), before, after);
+        derived.changed(id, before, after);
     }
 }
