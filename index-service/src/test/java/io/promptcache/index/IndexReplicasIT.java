@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -21,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.EmbeddedKafkaBroker;
+import io.promptcache.devservices.launcher.GlobalStoreWipe;
 import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.devservices.launcher.WorkDirectories;
 import io.promptcache.devservices.testing.StorageNodeProcess;
@@ -162,30 +162,12 @@ class IndexReplicasIT {
         }
     }
 
-    /**
-     * Deletes the PrefixMap's RocksDB directory, and the offsets of {@code prefixes} from the global stores'
-     * checkpoint (Kafka's OffsetCheckpoint file: a version line, a count line, then "topic partition offset" lines),
-     * under a replica's state dir.
-     */
-    private static void wipePrefixMap(Path state) throws IOException {
-        List<Path> stores;
-        try (Stream<Path> all = Files.walk(state)) {
-            stores = all.filter(p -> p.getFileName().toString().equals(TopologyProducer.PREFIX_MAP)
-                    && p.getParent().getFileName().toString().equals("rocksdb") && Files.isDirectory(p)).toList();
-        }
-        assertThat(stores).as("the PrefixMap store under " + state).hasSize(1);
-        Path global = stores.get(0).getParent().getParent();
-        WorkDirectories.delete(stores.get(0));
-        Path checkpoint = global.resolve(".checkpoint");
-        List<String> lines = Files.readAllLines(checkpoint);
-        String prefixes = TopicCatalog.defaults().name(Topics.PREFIXES) + " ";
-        List<String> kept = lines.subList(2, lines.size()).stream().filter(l -> !l.startsWith(prefixes)).toList();
+    /** Deletes the PrefixMap's RocksDB directory and the offsets of {@code prefixes} under a replica's state dir. */
+    private static void wipePrefixMap(Path state) {
+        List<String> kept = GlobalStoreWipe.wipe(state, TopologyProducer.PREFIX_MAP,
+                TopicCatalog.defaults().name(Topics.PREFIXES));
         assertThat(kept).as("offsets of objects kept").anyMatch(l -> l.startsWith(TopicCatalog.defaults()
                 .name(Topics.OBJECTS) + " "));
-        List<String> rewritten = new ArrayList<>(List.of(lines.get(0), String.valueOf(kept.size())));
-        rewritten.addAll(kept);
-        Files.write(checkpoint, rewritten);
-        assertThat(global.resolve("rocksdb").resolve(TopologyProducer.OBJECT_TABLE)).isDirectory();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.promptcache.stack;
 import io.promptcache.stack.bench.BenchCommand;
 import io.promptcache.stack.certs.CertsCommand;
 import io.promptcache.stack.chaos.ChaosCommand;
+import io.promptcache.stack.chaos.SoakCommand;
 import io.promptcache.stack.simulate.SimulateCommand;
 import io.promptcache.stack.status.StatusCommand;
 import io.promptcache.stack.topics.TopicsCommand;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "promptcache", mixinStandardHelpOptions = true, version = "promptcache 0.1.0", description = "The promptcache stack on one machine, a load generator and an offline what-if.", subcommands = {
         UpCommand.class, StatusCommand.class, BenchCommand.class, SimulateCommand.class, ChaosCommand.class,
-        TopicsCommand.class, CertsCommand.class, TrainCommand.class})
+        TopicsCommand.class, CertsCommand.class, TrainCommand.class, SoakCommand.class})
 public final class StackMain {
 
     private StackMain() {

@@ -76,8 +76,8 @@ public final class IndexApi {
     }
 
     private final HttpClient http;
-    /** Sent with every index request, or null for an open index. */
-    private final String apiKey;
+    /** Sent with every index request, or null for an open index; replaced by {@link #useApiKey} (a rotation). */
+    private volatile String apiKey;
     /** How long the range GET of a hit may take before the engine gives up on it (and recomputes). */
     private final Duration getTimeout;
 
@@ -91,6 +91,11 @@ public final class IndexApi {
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(Math.max(2, threads)))
                 .build();
+    }
+
+    /** Sends {@code key} from now on (the engines moved to a rotated API key). */
+    public void useApiKey(String key) {
+        this.apiKey = key;
     }
 
     /** Registers (idempotently) the namespace of a model at {@code blockSize}; returns its id. */
@@ -125,6 +130,11 @@ public final class IndexApi {
     public void invalidate(String index, Lookup hit) throws CallFailed {
         send("invalidate", toIndex(index + "/v1/objects/" + hit.objectId() + "/invalidate")
                 .POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    /** Deletes an object as its owner ({@code DELETE /v1/objects/{id}}); the index's answer, as JSON text. */
+    public String delete(String index, String objectId) throws CallFailed {
+        return send("delete", toIndex(index + "/v1/objects/" + objectId).DELETE());
     }
 
     /** An object's bytes streamed through the index ({@code GET /v1/objects/{id}}: the index reads its node). */
@@ -318,7 +328,8 @@ public final class IndexApi {
     /** A request to the index: its timeout, and the API key if there is one (never sent to a storage node). */
     private HttpRequest.Builder toIndex(String url) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(CALL_TIMEOUT);
-        return apiKey == null ? request : request.header("X-Api-Key", apiKey);
+        String key = apiKey;
+        return key == null ? request : request.header("X-Api-Key", key);
     }
 
     /** A call to the index answered in JSON; a non-2xx answer is a {@link CallFailed}. */

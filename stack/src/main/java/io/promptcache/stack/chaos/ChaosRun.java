@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,11 +88,27 @@ public final class ChaosRun {
 
     /** As {@link #stackSpec(Path, Path)}, every object with {@code copies} copies (index {@code store.replicas}). */
     public static StackSpec stackSpec(Path home, Path dataDir, int copies) {
+        return stackSpec(home, dataDir, NODE_CAPACITY, 2L << 20, Map.of("promptcache.index.store.replicas",
+                Integer.toString(copies)), Map.of());
+    }
+
+    /**
+     * The stack of a run that injects faults ({@code chaos}, {@code soak}): 2 nodes of {@code nodeCapacity} with a RAM
+     * tier of {@code ramTier}, 2 replicas, 2 gc-processors, SigV4 and an API key that every service re-reads each
+     * second (a key rotation takes a few), a {@link #GRACE} grace window; {@code index} and {@code gc} settings on top.
+     */
+    static StackSpec stackSpec(Path home, Path dataDir, long nodeCapacity, long ramTier, Map<String, String> index,
+            Map<String, String> gc) {
         GraceWindow grace = new GraceWindow(GRACE);
-        return new StackSpec(home, dataDir, 2, 2, 2, 0, 0, 0, NODE_CAPACITY, null,
-                grace.index(Map.of("promptcache.index.store.replicas", Integer.toString(copies))),
-                grace.node(Map.of("promptcache.storage.tier.ram-capacity-bytes", Long.toString(2L << 20))),
-                grace.gc(Map.of()), true, Secrets.random(24));
+        Map<String, String> indexSettings = new HashMap<>(index);
+        indexSettings.put("promptcache.index.auth.reload-interval", "1s");
+        indexSettings.put("promptcache.index.storage.reload-interval", "1s");
+        Map<String, String> gcSettings = new HashMap<>(gc);
+        gcSettings.put("promptcache.gc.storage.reload-interval", "1s");
+        return new StackSpec(home, dataDir, 2, 2, 2, 0, 0, 0, nodeCapacity, null, grace.index(indexSettings),
+                grace.node(Map.of("promptcache.storage.tier.ram-capacity-bytes", Long.toString(ramTier),
+                        "promptcache.storage.auth.reload-interval", "1s")),
+                grace.gc(gcSettings), true, Secrets.random(24));
     }
 
     /** Runs the rounds on a started stack; the rounds, then a last one with the final checks. */

@@ -1,10 +1,13 @@
 package io.promptcache.stack.chaos;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Random;
 
+import io.promptcache.schema.hash.RollingHashChain;
 import io.promptcache.stack.bench.BenchRequest;
 import io.promptcache.stack.bench.IndexApi;
 import io.promptcache.stack.bench.KvPayload;
@@ -30,6 +33,12 @@ final class Engines {
     private final IndexApi api;
     private final KvPayload payload;
     private final Counts counts;
+    /** The name of this group of engines in the ledger (a soak runs several, each on its own workload). */
+    private final String group;
+    private final Timeline timeline;
+    private final Ledger ledger;
+    /** The longest a call may take (a lookup, a GET, a store); one that takes longer is a violation. Null: none. */
+    private final Duration bound;
     private final Deque<Stored> recent = new ArrayDeque<>();
     /** How many stores were answered 201 or 200 so far (a mark for {@link #storedSince}). */
     private long storedCount;
@@ -44,12 +53,26 @@ final class Engines {
     private volatile long started;
 
     Engines(List<String> replicas, String[] namespaces, Workload workload, IndexApi api, Counts counts) {
+        this("chaos", replicas, namespaces, workload, api, counts, new Timeline(System.currentTimeMillis()),
+                new Ledger(), null);
+    }
+
+    /**
+     * Engines named {@code group} in {@code ledger}, recording what they see in {@code timeline}, each call held to
+     * {@code bound} (null: none).
+     */
+    Engines(String group, List<String> replicas, String[] namespaces, Workload workload, IndexApi api, Counts counts,
+            Timeline timeline, Ledger ledger, Duration bound) {
+        this.group = group;
         this.replicas = List.copyOf(replicas);
         this.namespaces = namespaces.clone();
         this.workload = workload;
         this.api = api;
         this.payload = new KvPayload(workload.bytesPerBlock());
         this.counts = counts;
+        this.timeline = timeline;
+        this.ledger = ledger;
+        this.bound = bound;
     }
 
     void start(int concurrency) {
@@ -68,6 +91,11 @@ final class Engines {
         for (Thread thread : threads) {
             thread.join(90_000);
         }
+    }
+
+    /** The namespace of these engines at each replica, in the replicas' order. */
+    String[] namespaces() {
+        return namespaces.clone();
     }
 
     void nodeDown(String node) {
@@ -89,6 +117,26 @@ final class Engines {
     void nodeBack() {
         downNode = null;
         silentNode = null;
+    }
+
+    /**
+     * Stores a prompt of 4 blocks of random tokens (no other prompt shares them) at the first replica, as an engine
+     * does; its object id, or null when the store failed (counted like an engine's).
+     */
+    String storeOne(Random random) {
+        int[] tokens = new int[4 * workload.blockSize()];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = 1 + random.nextInt(50_000);
+        }
+        BenchRequest request = new BenchRequest(-1, tokens, RollingHashChain.of(workload.blockSize(), tokens),
+                tokens.length);
+        try {
+            return api.store(replicas.get(0), namespaces[0], request, payload, 0).objectId();
+        } catch (IndexApi.CallFailed e) {
+            counts.add(e.kind().replace('_', '.'));
+            countCode(e);
+            return null;
+        }
     }
 
     /** The last stored prompts, newest first, at most {@code n}; only those on {@code node} when it is not null. */
@@ -116,6 +164,7 @@ final class Engines {
     }
 
     private synchronized void remember(Stored stored) {
+        ledger.stored(group, stored.objectId(), stored.node());
         storedCount++;
         recent.addFirst(stored);
         if (recent.size() > RECENT) {
@@ -133,13 +182,18 @@ final class Engines {
             if (request == null) {
                 return;
             }
-            long wait = request.dueMs() < 0 ? 0 : started + request.dueMs() - System.currentTimeMillis();
-            if (wait > 0) {
+            long due = request.dueMs() < 0 ? 0 : started + request.dueMs();
+            // open loop: each request at its time (one late is sent at once); a stop is seen within 200 ms
+            for (long wait = due - System.currentTimeMillis(); wait > 0
+                    && running; wait = due - System.currentTimeMillis()) {
                 try {
-                    Thread.sleep(wait); // open loop: each request at its time (one late is sent at once)
+                    Thread.sleep(Math.min(wait, 200));
                 } catch (InterruptedException e) {
                     return;
                 }
+            }
+            if (!running) {
+                return;
             }
             serve(request, nextReplica());
         }
@@ -169,19 +223,31 @@ final class Engines {
         // the node the index must call silent when the call begins: a call begun before that (a store whose PUT
         // hung on the paused node and completed at SIGCONT) chose its node while the node was still live
         String silent = silentNode;
-        IndexApi.Lookup lookup = api.lookup(index, ns, request);
+        long t0 = System.nanoTime();
+        IndexApi.Lookup lookup;
+        try {
+            lookup = api.lookup(index, ns, request);
+        } finally {
+            within("lookup", t0);
+        }
+        timeline.lookup(System.nanoTime() - t0);
         counts.add(lookup.hit() ? "lookup.hit" : "lookup.miss");
         int matched = 0;
         if (lookup.hit()) {
             if (lookup.node().equals(silent)) {
                 counts.add("violation.lookup_on_silent_node");
             }
+            long t1 = System.nanoTime();
             matched = load(index, lookup, request);
+            within("get", t1);
         }
+        timeline.blocks(request.blocks(), matched);
         if (matched < request.blocks()) {
             silent = silentNode;
+            long t2 = System.nanoTime();
             try {
                 IndexApi.Stored stored = api.store(index, ns, request, payload, matched);
+                timeline.store(System.nanoTime() - t2);
                 counts.add(stored.deduplicated() ? "store.200" : "store.201");
                 if (stored.node().equals(silent)) {
                     counts.add("violation.store_on_silent_node");
@@ -193,7 +259,16 @@ final class Engines {
                         : e.kind();
                 counts.add(kind.replace('_', '.'));
                 countCode(e);
+            } finally {
+                within("store", t2);
             }
+        }
+    }
+
+    /** Counts a call begun at {@code startNanos} that took longer than the bound as a violation. */
+    private void within(String op, long startNanos) {
+        if (bound != null && System.nanoTime() - startNanos > bound.toNanos()) {
+            counts.add("violation.over_bound." + op);
         }
     }
 
@@ -222,6 +297,7 @@ final class Engines {
             }
             counts.add("get.ok");
             counts.add("get.ok." + lookup.node());
+            ledger.hit(lookup.objectId());
             return lookup.blocks();
         } catch (IndexApi.CallFailed e) {
             if (e.kind().equals("get_404")) {

@@ -58,7 +58,7 @@ final class Invariants {
     void afterRound(Fault fault, String target, Map<String, Long> delta, long rotten, long storedMark,
             Map<String, Object> figures, List<String> violations) {
         switch (fault) {
-            case INDEX_KILL -> {
+            case INDEX_KILL, STATE_WIPE, REPLICA_RESTORE -> {
                 String killed = ".r" + target.substring("index-".length());
                 long failed = delta.entrySet().stream()
                         .filter(e -> e.getKey().startsWith("failed.lookup") && !e.getKey().endsWith(killed))
@@ -69,10 +69,11 @@ final class Invariants {
                 }
                 noneGone(delta, rotten, violations);
             }
-            case GC_KILL -> {
+            case GC_KILL, GC_OUTAGE -> {
                 noneGone(delta, rotten, violations);
                 usage(figures, violations);
             }
+            case KEY_ROTATION -> noneGone(delta, rotten, violations);
             case BROKER_RESTART -> {
                 noneGone(delta, rotten, violations);
                 storesKept(engines.storedSince(storedMark), figures, violations);

@@ -114,7 +114,7 @@ public final class Stack implements AutoCloseable {
         for (int i = 0; i < spec.replicas(); i++) {
             String name = "index-" + (i + 1);
             int port = port(spec.indexPort(), i);
-            ServiceProcess replica = service("index-service", name, indexConfig(bootstrap, name, port),
+            ServiceProcess replica = service("index-service", name, indexConfig(bootstrap, i, port),
                     List.of("-Xmx768m", "-XX:+UseParallelGC"));
             if (spec.jvm().indexFirst()) {
                 // set once ready, after every restart too
@@ -268,8 +268,8 @@ public final class Stack implements AutoCloseable {
         return c.with(spec.gcConfig()).toMap();
     }
 
-    private Map<String, String> indexConfig(String bootstrap, String name, int port) {
-        IndexConfig c = IndexConfig.of(bootstrap, name, port, dataDir.resolve(name).resolve("state"));
+    private Map<String, String> indexConfig(String bootstrap, int i, int port) {
+        IndexConfig c = IndexConfig.of(bootstrap, "index-" + (i + 1), port, replicaState(i));
         if (spec.signedStorage()) {
             c.storageCredentialsFile(secrets.storageKey());
         }
@@ -316,6 +316,16 @@ public final class Stack implements AutoCloseable {
     /** The gc-processors' processes, in order. */
     public List<ServiceProcess> gcs() {
         return List.copyOf(gcs);
+    }
+
+    /** The bytes each storage node holds. */
+    public long nodeCapacity() {
+        return spec.nodeCapacity();
+    }
+
+    /** The state directory of the {@code i}-th index replica (0-based): Kafka Streams' stores, RocksDB. */
+    public Path replicaState(int i) {
+        return dataDir.resolve("index-" + (i + 1)).resolve("state");
     }
 
     /** Where the stack keeps its data (each node's under {@code node-<n>}). */
