@@ -66,6 +66,11 @@ public class NodeFeed {
         return reader.caughtUp();
     }
 
+    /** The reader of {@code nodes} ended while the replica runs: no heartbeat is read any more. */
+    public boolean readerStoppedForGood() {
+        return reader.stoppedForGood();
+    }
+
     private void apply(ConsumerRecord<byte[], byte[]> r) {
         NodeId id;
         NodeStatus status;
