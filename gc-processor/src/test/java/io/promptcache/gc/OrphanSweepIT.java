@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.launcher.ServiceProcess;
 import io.promptcache.devservices.launcher.WorkDirectories;
+import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.testing.ClusterClient;
 import io.promptcache.gc.testing.PackagedGcCluster;
 import io.promptcache.gc.testing.Records;
@@ -85,6 +86,46 @@ class OrphanSweepIT extends PackagedGcCluster {
                 assertThat(deleted).as("live objects deleted (of %d)", LIVE).isEmpty();
             }
         }
+    }
+
+    @Test
+    void shouldDeleteNothingInABucketAnotherClusterClaimsUntilItsClaimIsGone() throws Exception {
+        try (ClusterClient cluster = clusterClient()) {
+            // Given: an orphan of this cluster's, and the bucket claimed by another cluster as well
+            String orphan = Records.NAMESPACE + "/" + ObjectId.generate();
+            cluster.put(orphan, 64);
+            String other = OrphanSweep.CLAIMS + "another-kafka-cluster.promptcache.objects";
+            cluster.put(other, 16);
+            long stored = System.currentTimeMillis();
+            await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() - stored > 4_000);
+
+            // When: a GC sweeps every second
+            try (ServiceProcess gc = ServiceProcess.of("gc-processor", gcConfig("gc-shared", WORK.resolve(
+                    "state-shared")).with("promptcache.gc.orphans.sweep-interval", "1s")
+                    .with("promptcache.gc.orphans.grace", "3s")
+                    .with("promptcache.gc.orphans.proof-wait", "1s")
+                    .logLevel("INFO").toMap(), WORK.resolve("gc-shared.log")).start(Duration.ofSeconds(120))) {
+
+                // Then: it claims the bucket too, finds it shared round after round, and deletes nothing in it
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> rounds(gc).contains("shared_bucket=") && count(rounds(gc), "shared_bucket") >= 3);
+                assertThat(cluster.keys(OrphanSweep.CLAIMS)).hasSize(2).contains(other);
+                assertThat(cluster.rangeGet(orphan, 8)).as("the orphan in a shared bucket").isPresent();
+
+                // When: the other cluster's claim is deleted by hand (that cluster left the bucket)
+                cluster.delete(other);
+
+                // Then: the orphan is deleted, proven by two rounds of a bucket this cluster's alone
+                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> cluster.rangeGet(orphan, 8).isEmpty());
+                System.out.println("orphan sweep rounds, shared then not: " + rounds(gc));
+            }
+        }
+    }
+
+    private static double count(String rounds, String outcome) {
+        Matcher m = Pattern.compile(outcome + "=([0-9.]+)").matcher(rounds);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     private static String rounds(ServiceProcess gc) {

@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
  * before the proof started is in the book (docs/architecture.md, "The orphan sweep deletes only proven orphans").
  * The orphan sweep deletes nothing on a book not proven so.
  */
-@FunctionalInterface
 public interface BookProgress {
 
     /**
@@ -19,4 +18,11 @@ public interface BookProgress {
 
     /** Starts a proof off the caller's thread; it completes within its own bound, never exceptionally. */
     CompletableFuture<Proof> prove();
+
+    /**
+     * The name of the cluster whose book this is, {@code <Kafka cluster id>.<objects topic>}: what the orphan sweep
+     * claims buckets as (docs/architecture.md, "The orphan sweep deletes only proven orphans", rule 4). Blocks for a
+     * few seconds at most (call it off the stream thread); throws if Kafka did not answer.
+     */
+    String cluster();
 }

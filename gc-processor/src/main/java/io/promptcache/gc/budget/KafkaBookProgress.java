@@ -45,6 +45,8 @@ public final class KafkaBookProgress implements BookProgress, AutoCloseable {
         return thread;
     });
     private Admin admin;
+    /** The cluster's name once read (it never changes). */
+    private volatile String cluster;
 
     /**
      * @param adminConfig the Kafka client settings of an admin client
@@ -78,6 +80,26 @@ public final class KafkaBookProgress implements BookProgress, AutoCloseable {
             proof.complete(new Proof(false, "not running: " + e));
         }
         return proof;
+    }
+
+    @Override
+    public String cluster() {
+        String known = cluster;
+        if (known != null) {
+            return known;
+        }
+        try {
+            // on the executor: the admin client is that thread's
+            known = executor.submit(() -> admin().describeCluster().clusterId().get(CALL_TIMEOUT_MS,
+                    TimeUnit.MILLISECONDS) + "." + objectsTopic).get(2 * CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the Kafka cluster id", e);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            throw new IllegalStateException("could not read the Kafka cluster id: " + e, e);
+        }
+        cluster = known;
+        return known;
     }
 
     private Proof proveNow() {

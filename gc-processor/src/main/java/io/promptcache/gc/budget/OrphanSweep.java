@@ -1,11 +1,13 @@
 package io.promptcache.gc.budget;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
@@ -31,7 +33,8 @@ import io.promptcache.schema.proto.NodeStatus;
  * whose bytes and id are older than {@code grace} (keys of another form are not promptcache's and are left alone).
  * After the last page it asks {@link BookProgress} whether the book has caught up with {@code objects}; if so, the
  * suspects still unknown are proven orphans, and those proven by the previous proven round that listed their node
- * are deleted.
+ * are deleted. Before the first page of a node the round writes this cluster's claim on its bucket ({@link #CLAIMS});
+ * a bucket another cluster claims too is not listed and nothing is deleted there.
  */
 public final class OrphanSweep {
 
@@ -45,6 +48,13 @@ public final class OrphanSweep {
      * @param maxSuspects suspects kept per round at most (the rest wait for a later round)
      */
     public record Settings(Duration interval, Duration grace, int pageSize, String bucket, int maxSuspects) {
+    }
+
+    /** Where the clusters' claims on a bucket are: {@code .promptcache/clusters/<cluster>} (never an object key). */
+    public static final String CLAIMS = ".promptcache/clusters/";
+
+    /** A page of a node's listing, or (no page) the other clusters that claim its bucket. */
+    private record Page(NodeStorage.Listing listing, Set<String> otherClaims) {
     }
 
     /** A key the round found unknown and old enough: on which node, where, and as listed (size, time). */
@@ -73,6 +83,8 @@ public final class OrphanSweep {
      * restart, which delays deletes).
      */
     private Map<String, String> provenBefore = Map.of();
+    /** The other claims last seen on each node's bucket (logged when they change). */
+    private final Map<String, Set<String>> sharedWith = new HashMap<>();
     /** Nodes the running round listed to the end. */
     private final Set<String> listedNodes = new HashSet<>();
     private CompletableFuture<BookProgress.Proof> proof;
@@ -144,22 +156,53 @@ public final class OrphanSweep {
         String bucket = ExternalNodes.bucketOf(status, settings.bucket());
         String cursor = cursors.get(node);
         listing.add(node);
-        boolean asked = mailbox.submit(storage -> storage.list(endpoint, bucket, cursor.isEmpty() ? null : cursor,
-                settings.pageSize()), (page, failure) -> {
-                    listing.remove(node);
-                    if (!cursors.containsKey(node)) {
-                        return;
-                    }
-                    if (failure != null) {
-                        LOG.warn("Orphan sweep of node {} stopped for this round: {}", node, failure.getMessage());
-                        finish(node, "failed");
-                    } else {
-                        page(node, endpoint, bucket, page, now, known);
-                    }
-                });
+        // the first page of a round: the cluster's claim on the bucket first, and the others' (rule 4)
+        boolean asked = mailbox.submit(storage -> {
+            Set<String> others = Set.of();
+            if (cursor.isEmpty()) {
+                String cluster = progress.cluster();
+                others = new TreeSet<>(storage.claim(endpoint, bucket, CLAIMS, cluster, "cluster=" + cluster
+                        + "\nclaimedAt=" + Instant.ofEpochMilli(now) + "\n"));
+                others.remove(cluster);
+            }
+            return new Page(others.isEmpty()
+                    ? storage.list(endpoint, bucket, cursor.isEmpty() ? null : cursor,
+                            settings.pageSize())
+                    : null, others);
+        }, (page, failure) -> {
+            listing.remove(node);
+            if (!cursors.containsKey(node)) {
+                return;
+            }
+            if (failure != null) {
+                LOG.warn("Orphan sweep of node {} stopped for this round: {}", node, failure.getMessage());
+                finish(node, "failed");
+            } else if (!page.otherClaims().isEmpty()) {
+                shared(node, bucket, page.otherClaims());
+            } else {
+                sharedWith.remove(node);
+                page(node, endpoint, bucket, page.listing(), now, known);
+            }
+        });
         if (!asked) {
             listing.remove(node);
         }
+    }
+
+    /**
+     * Another cluster claims the node's bucket: nothing is deleted there, this round or by an earlier proof (the node
+     * counts as listed to the end with no suspect, so its earlier proofs are dropped).
+     */
+    private void shared(String node, String bucket, Set<String> others) {
+        if (!others.equals(sharedWith.put(node, others))) {
+            LOG.error("Orphan sweep deletes nothing on node {}: its bucket {} is claimed by other promptcache "
+                    + "clusters too ({}), whose objects look like orphans here. Give each cluster a bucket of its own "
+                    + "(docs/operations.md, \"Buckets\"); a claim left by a cluster that is gone is deleted by hand: "
+                    + "{}<cluster>", node, bucket, others, CLAIMS);
+        }
+        metrics.orphanRound("shared_bucket");
+        finish(node, "shared");
+        listedNodes.add(node);
     }
 
     private void page(String node, String endpoint, String bucket, NodeStorage.Listing page, long now,

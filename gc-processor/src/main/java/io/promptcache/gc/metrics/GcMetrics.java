@@ -146,7 +146,8 @@ public final class GcMetrics {
 
     /**
      * A sweep round that had suspects ended: {@code proven} (the book was proven caught up; proven orphans deleted)
-     * or {@code book_behind} (not proven in time: nothing deleted).
+     * or {@code book_behind} (not proven in time: nothing deleted); or a node's bucket was found claimed by another
+     * cluster too: {@code shared_bucket} (once per node and round; nothing deleted there).
      */
     public void orphanRound(String outcome) {
         registry.counter("promptcache_gc_orphan_rounds_total", "outcome", outcome).increment();

@@ -1,6 +1,7 @@
 package io.promptcache.gc.storage;
 
 import java.util.List;
+import java.util.Set;
 
 /** The S3 calls the GC makes on a storage node. Failures raise {@link StorageCallException}. */
 public interface NodeStorage {
@@ -31,6 +32,13 @@ public interface NodeStorage {
      * @param continuation the previous page's {@link Listing#next()}, or null for the first page
      */
     Listing list(String endpoint, String bucket, String continuation, int pageSize);
+
+    /**
+     * Writes {@code cluster}'s claim on the bucket, {@code <prefix><cluster>} holding {@code content}, then lists the
+     * claims under {@code prefix}: the clusters that claim the bucket, this one included (docs/architecture.md, "The
+     * orphan sweep deletes only proven orphans", rule 4). A missing bucket holds no claim and takes none: empty.
+     */
+    Set<String> claim(String endpoint, String bucket, String prefix, String cluster, String content);
 
     /**
      * One page of a listing.

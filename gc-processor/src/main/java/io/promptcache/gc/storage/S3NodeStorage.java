@@ -2,6 +2,7 @@ package io.promptcache.gc.storage;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -32,6 +35,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ServiceClientConfiguration;
@@ -185,6 +189,28 @@ public class S3NodeStorage implements NodeStorage {
             return new Listing(List.of(), null);
         } catch (SdkException e) {
             throw new StorageCallException("LIST " + bucket + " on " + endpoint + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Set<String> claim(String endpoint, String bucket, String prefix, String cluster, String content) {
+        try {
+            client.putObject(b -> b.bucket(bucket).key(prefix + cluster).contentType("text/plain")
+                    .overrideConfiguration(at(endpoint)), RequestBody.fromString(content, StandardCharsets.UTF_8));
+            Set<String> claims = new TreeSet<>();
+            String continuation = null;
+            do {
+                String from = continuation;
+                ListObjectsV2Response page = client.listObjectsV2(b -> b.bucket(bucket).prefix(prefix)
+                        .continuationToken(from).overrideConfiguration(at(endpoint)));
+                page.contents().forEach(o -> claims.add(o.key().substring(prefix.length())));
+                continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+            } while (continuation != null);
+            return claims;
+        } catch (NoSuchBucketException e) {
+            return Set.of();
+        } catch (SdkException e) {
+            throw new StorageCallException("claim " + bucket + " on " + endpoint + ": " + e.getMessage(), e);
         }
     }
 

@@ -71,6 +71,7 @@ class GcTopologyTest {
     private static final long TWO_HOURS_AGO = T0 - 2 * 3_600_000L;
     private static final String ENDPOINT = "http://127.0.0.1:9001";
     private static final TopicCatalog CATALOG = TopicCatalog.defaults();
+    private static final String CLUSTER = "test-kafka.promptcache.objects";
 
     @TempDir
     Path stateDir;
@@ -113,7 +114,18 @@ class GcTopologyTest {
                 new BudgetProcessor.Settings(policy, Duration.ofSeconds(30), Duration.ofSeconds(1),
                         Duration.ofSeconds(1), "gc-test", externals),
                 new OrphanSweep.Settings(orphanSweepInterval, Duration.ofHours(1), 100, Records.BUCKET, 1000),
-                () -> CompletableFuture.completedFuture(bookProof),
+                new BookProgress() {
+
+                    @Override
+                    public CompletableFuture<Proof> prove() {
+                        return CompletableFuture.completedFuture(bookProof);
+                    }
+
+                    @Override
+                    public String cluster() {
+                        return CLUSTER;
+                    }
+                },
                 new DeleteSchedule(Duration.ofSeconds(1), 100, Duration.ofSeconds(1), Duration.ofSeconds(8)),
                 liveness);
         driver = new TopologyTestDriver(
@@ -484,6 +496,29 @@ class GcTopologyTest {
 
         // Then
         assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + oldOrphan);
+    }
+
+    @Test
+    void shouldClaimTheBucketAndDeleteNothingWhereAnotherClusterClaimsItToo() throws Exception {
+        // Given: a sweep every minute; an old orphan (to this cluster), and the bucket claimed by another cluster
+        startSweeping();
+        String orphan = heldOld(ObjectId.generate());
+        storage.claimedBy("other-kafka.promptcache.objects", "cluster=other-kafka.promptcache.objects\n");
+
+        // When: three rounds
+        advance(Duration.ofMinutes(3));
+
+        // Then: this cluster claimed the bucket too, and deleted nothing in it
+        assertThat(storage.claims()).containsKeys(CLUSTER, "other-kafka.promptcache.objects");
+        assertThat(storage.claims().get(CLUSTER)).startsWith("cluster=" + CLUSTER + "\nclaimedAt=");
+        assertThat(storage.deletes()).isEmpty();
+
+        // When: the other cluster's claim is deleted by hand (it left the bucket); two more rounds
+        storage.claimedBy("other-kafka.promptcache.objects", null);
+        advance(Duration.ofMinutes(2));
+
+        // Then: the orphan, proven by two rounds after the bucket was this cluster's alone, is deleted
+        assertThat(storage.deletes()).containsExactly(ENDPOINT + " " + Records.BUCKET + "/" + orphan);
     }
 
     @Test

@@ -163,6 +163,17 @@ public final class ClusterClient implements AutoCloseable {
         s3.putObject(b -> b.bucket(Records.BUCKET).key(key), RequestBody.fromBytes(new byte[(int) bytes]));
     }
 
+    /** DELETEs {@code key} (an operator's hand). */
+    public void delete(String key) {
+        s3.deleteObject(b -> b.bucket(Records.BUCKET).key(key));
+    }
+
+    /** The keys under {@code prefix} (one listing page: up to 1,000). */
+    public List<String> keys(String prefix) {
+        return s3.listObjectsV2(b -> b.bucket(Records.BUCKET).prefix(prefix)).contents().stream()
+                .map(o -> o.key()).toList();
+    }
+
     /** A range GET of the first {@code length} bytes; empty if the object is gone (404). */
     public Optional<byte[]> rangeGet(String key, long length) {
         try {

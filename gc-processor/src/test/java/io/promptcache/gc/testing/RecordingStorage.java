@@ -2,6 +2,9 @@ package io.promptcache.gc.testing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.promptcache.gc.storage.NodeStorage;
@@ -63,6 +66,28 @@ public final class RecordingStorage implements NodeStorage {
         }
         deletes.add(endpoint + " " + bucket + "/" + key);
         listing.removeIf(l -> l.key().equals(key));
+    }
+
+    private final Map<String, String> claims = new TreeMap<>();
+
+    /** Another cluster's claim in every bucket (a shared bucket), or its removal ({@code null}). */
+    public void claimedBy(String cluster, String content) {
+        if (content == null) {
+            claims.remove(cluster);
+        } else {
+            claims.put(cluster, content);
+        }
+    }
+
+    /** The claims written, by cluster. */
+    public Map<String, String> claims() {
+        return Map.copyOf(claims);
+    }
+
+    @Override
+    public Set<String> claim(String endpoint, String bucket, String prefix, String cluster, String content) {
+        claims.put(cluster, content);
+        return Set.copyOf(claims.keySet());
     }
 
     @Override
