@@ -88,7 +88,7 @@ public final class SoakRun {
     /**
      * The soak's stack: chaos's ({@link ChaosRun#stackSpec}) with nodes of {@code nodeCapacity} (a 64 MiB RAM tier),
      * {@code copies} of every object, and the GC's orphan sweep every 15 s with {@code orphanGrace} (the index's
-     * reservations expire within half of it).
+     * reservations expire within a third of it).
      */
     public static StackSpec stackSpec(Path home, Path dataDir, int copies, long nodeCapacity, Duration orphanGrace) {
         return ChaosRun.stackSpec(home, dataDir, nodeCapacity, 64L << 20, Map.of(

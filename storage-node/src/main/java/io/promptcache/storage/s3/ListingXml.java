@@ -1,18 +1,17 @@
 package io.promptcache.storage.s3;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
+import io.promptcache.schema.secret.SigV4;
 import io.promptcache.storage.store.ListPage;
 import io.promptcache.storage.store.MultipartUploads;
 
 /**
  * The listing documents of the S3 API: ListObjects (v1 and v2), ListObjectVersions, ListMultipartUploads,
  * ListBuckets. With
- * {@code encoding-type=url} every key and prefix in them is URL-encoded (UTF-8, as S3 does; {@code /} is kept).
+ * {@code encoding-type=url} every key and prefix in them is percent-encoded (UTF-8, as S3 does; {@code /} is kept).
  */
 final class ListingXml {
 
@@ -204,7 +203,12 @@ final class ListingXml {
         return xml.append("</").append(root).append('>').toString();
     }
 
+    /**
+     * A key or prefix as S3 encodes it for {@code encoding-type=url}: percent-encoded UTF-8 but for the unreserved
+     * characters and {@code /} (a space is {@code %20}, never {@code +}: a client that percent-decodes would read a
+     * {@code +} as itself).
+     */
     static String urlEncode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("%2F", "/");
+        return SigV4.encode(value, false);
     }
 }

@@ -97,10 +97,12 @@ class ListingTest extends SdkBucketFixture {
         assertThat(s3.listObjects(b -> b.bucket(bucket).encodingType(EncodingType.URL).prefix("d e"))
                 .contents()).extracting(S3Object::key).containsExactly("d e+f%g");
 
-        // on the wire: the keys and the prefix are encoded, the encoding is named
+        // on the wire: the keys and the prefix are percent-encoded (a space as %20, which a client that percent-decodes
+        // reads back as a space; it read a '+' as itself, issue 73), the encoding is named
         String xml = rawGet("/" + bucket + "?list-type=2&encoding-type=url&prefix=d%20e");
-        assertThat(xml).contains("<Key>d+e%2Bf%25g</Key>", "<Prefix>d+e</Prefix>",
+        assertThat(xml).contains("<Key>d%20e%2Bf%25g</Key>", "<Prefix>d%20e</Prefix>",
                 "<EncodingType>url</EncodingType>");
+        assertThat(rawGet("/" + bucket + "?encoding-type=url&prefix=e/")).contains("<Key>e/%C3%A9t%C3%A9</Key>");
         assertThatThrownBy(() -> s3.listObjectsV2(b -> b.bucket(bucket).encodingType("base64")))
                 .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(400));
     }
