@@ -67,9 +67,14 @@ final class CopyHandlers {
             }
             first = Long.parseLong(m.group(1));
             long last = Long.parseLong(m.group(2));
-            if (first > last || last >= sourceMeta.size()) {
+            if (first > last) {
                 throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Range specified is not valid for source object"
                         + " of size: " + sourceMeta.size());
+            }
+            if (last >= sourceMeta.size()) {
+                // a range outside the source: S3's InvalidRange (416), not a malformed header
+                throw new S3Exception(S3ErrorCode.INVALID_RANGE, "Range specified is not valid for source object of"
+                        + " size: " + sourceMeta.size());
             }
             count = last - first + 1;
         }
