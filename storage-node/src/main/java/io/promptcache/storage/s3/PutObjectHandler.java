@@ -179,11 +179,20 @@ final class PutObjectHandler {
         return buffer instanceof BufferImpl impl ? impl.byteBuf().nioBuffer() : ByteBuffer.wrap(buffer.getBytes());
     }
 
+    /**
+     * Whether the body is aws-chunked framing, as S3 decides: its payload hash is one of the {@code STREAMING-*}
+     * values. Without a payload hash (an anonymous request) the framing is {@code Content-Encoding: aws-chunked} with
+     * the decoded length the framing needs; a client's own {@code aws-chunked} on a body it did not frame (a payload
+     * hash that is not streaming, or no decoded length) is only an encoding: the bytes are stored as sent.
+     */
     private static boolean isAwsChunked(MultiMap headers) {
-        String encoding = headers.get("Content-Encoding");
         String sha = headers.get(S3Headers.CONTENT_SHA256);
-        return (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("aws-chunked"))
-                || (sha != null && sha.startsWith("STREAMING-"));
+        if (sha != null) {
+            return sha.startsWith("STREAMING-");
+        }
+        String encoding = headers.get("Content-Encoding");
+        return encoding != null && encoding.toLowerCase(Locale.ROOT).contains("aws-chunked")
+                && headers.contains(S3Headers.DECODED_LENGTH);
     }
 
     private static long declaredLength(MultiMap headers, boolean awsChunked) {

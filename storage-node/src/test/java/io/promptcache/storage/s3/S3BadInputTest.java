@@ -59,6 +59,23 @@ class S3BadInputTest {
     }
 
     @Test
+    void shouldStoreAsSentABodyWhoseClientSaysAwsChunkedWithoutFramingIt() throws Exception {
+        // a client's own Content-Encoding: aws-chunked on a body that is not framed: no STREAMING-* payload hash and
+        // no decoded length, so S3 stores the bytes as sent and drops aws-chunked from the stored encoding (issue 73:
+        // the node decoded chunks that were not there and answered IncompleteBody)
+        byte[] body = "hello world".getBytes(StandardCharsets.US_ASCII);
+        assertThat(put("raw", "Content-Encoding: aws-chunked\r\n", body).status()).isEqualTo(200);
+        assertThat(put("gz", "Content-Encoding: aws-chunked, gzip\r\nx-amz-content-sha256: UNSIGNED-PAYLOAD\r\n",
+                body).status()).isEqualTo(200);
+        RawHttp.Response raw = get("raw");
+        assertThat(raw.body()).isEqualTo("hello world");
+        assertThat(raw.headers()).doesNotContainKey("content-encoding");
+        RawHttp.Response gz = get("gz");
+        assertThat(gz.body()).isEqualTo("hello world");
+        assertThat(gz.headers()).containsEntry("content-encoding", "gzip");
+    }
+
+    @Test
     void shouldRefuseTruncatedAndMalformedAwsChunkedBodies() throws Exception {
         String headers = "Content-Encoding: aws-chunked\r\nx-amz-content-sha256: STREAMING-UNSIGNED-PAYLOAD-TRAILER\r\n"
                 + "x-amz-decoded-content-length: 11\r\nx-amz-trailer: x-amz-checksum-crc32\r\n";
