@@ -7,6 +7,7 @@ package io.promptcache.storage.error;
 public enum S3ErrorCode {
 
     ACCESS_DENIED(403, "AccessDenied", "Access Denied"),
+    ACCESS_CONTROL_LIST_NOT_SUPPORTED(400, "AccessControlListNotSupported", "The bucket does not allow ACLs"),
     AUTHORIZATION_HEADER_MALFORMED(400, "AuthorizationHeaderMalformed",
             "The authorization header you provided is not valid."),
     AUTHORIZATION_QUERY_PARAMETERS_ERROR(400, "AuthorizationQueryParametersError",
@@ -29,6 +30,8 @@ public enum S3ErrorCode {
     INVALID_ACCESS_KEY_ID(403, "InvalidAccessKeyId",
             "The AWS access key ID you provided does not exist in our records."),
     INVALID_ARGUMENT(400, "InvalidArgument", "Invalid Argument"),
+    INVALID_BUCKET_ACL_WITH_OBJECT_OWNERSHIP(400, "InvalidBucketAclWithObjectOwnership",
+            "Bucket cannot have ACLs set with ObjectOwnership's BucketOwnerEnforced setting"),
     INVALID_BUCKET_NAME(400, "InvalidBucketName", "The specified bucket is not valid."),
     INVALID_DIGEST(400, "InvalidDigest", "The Content-MD5 you specified is not valid."),
     INVALID_PART(400, "InvalidPart",

@@ -27,6 +27,10 @@ public enum S3Operation {
     COMPLETE_MULTIPART_UPLOAD,
     ABORT_MULTIPART_UPLOAD,
     LIST_PARTS,
+    /** GetBucketAcl or GetObjectAcl ({@code GET ?acl}). */
+    GET_ACL,
+    /** PutBucketAcl or PutObjectAcl ({@code PUT ?acl}). */
+    PUT_ACL,
     /** A method the path does not support. */
     UNSUPPORTED;
 
@@ -41,6 +45,9 @@ public enum S3Operation {
     private static S3Operation of(HttpMethod method, S3Path path, MultiMap params) {
         if (path.bucket() == null) {
             return method == HttpMethod.GET ? LIST_BUCKETS : UNSUPPORTED;
+        }
+        if (params.contains("acl")) {
+            return method == HttpMethod.GET ? GET_ACL : method == HttpMethod.PUT ? PUT_ACL : UNSUPPORTED;
         }
         if (path.key() == null) {
             if (method == HttpMethod.GET) {

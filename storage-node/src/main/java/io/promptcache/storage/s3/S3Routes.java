@@ -37,6 +37,7 @@ public class S3Routes {
     private final DeleteObjectsHandler batchDeletes;
     private final MultipartHandlers multipart;
     private final CopyHandlers copies;
+    private final Acls acls;
 
     private final S3Metrics metrics;
     /** Null when auth is off. */
@@ -53,6 +54,7 @@ public class S3Routes {
         this.batchDeletes = new DeleteObjectsHandler(store);
         this.multipart = new MultipartHandlers(store.multipart());
         this.copies = new CopyHandlers(store);
+        this.acls = new Acls(store);
     }
 
     @PreDestroy
@@ -126,8 +128,9 @@ public class S3Routes {
         }
         try {
             S3Operation op = operation(ctx, path);
-            if (path.key() == null || op == S3Operation.COPY_OBJECT || op == S3Operation.UPLOAD_PART_COPY) {
-                // bucket creation and copies carry no body to stream: a worker serves them
+            if (path.key() == null || op == S3Operation.COPY_OBJECT || op == S3Operation.UPLOAD_PART_COPY
+                    || op == S3Operation.PUT_ACL) {
+                // bucket creation, copies and ACLs carry no body to stream: a worker serves them
                 ctx.next();
                 return;
             }
@@ -167,6 +170,8 @@ public class S3Routes {
                 case LIST_PARTS -> multipart.listParts(ctx, path);
                 case COPY_OBJECT -> copies.copyObject(ctx, path);
                 case UPLOAD_PART_COPY -> copies.uploadPartCopy(ctx, path);
+                case GET_ACL -> acls.get(ctx, path);
+                case PUT_ACL -> acls.put(ctx, path);
                 default -> throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
                         "Method " + ctx.request().method() + " is not supported on " + path.resource() + ".");
             }

@@ -13,14 +13,14 @@ import io.vertx.core.http.HttpMethod;
 /**
  * What the node does not implement is refused before any handler runs, with S3's {@code 501 NotImplemented}: a
  * request naming an S3 subresource ({@code ?acl}, {@code ?tagging}, {@code ?versions}, ...) or carrying a header that
- * asks for a behaviour the node lacks (tags, object lock, server-side encryption, ACL grants, a condition on an
- * operation that takes none) is
+ * asks for a behaviour the node lacks (tags, object lock, server-side encryption, a condition on an operation that
+ * takes none) is
  * never served as the plain operation of its method and path (a {@code PUT ?acl} must not replace the object's bytes
  * with the ACL document, a {@code DELETE ?tagging} must not delete the object). The implemented subresources are
  * accepted only where they belong: {@code uploads}, {@code uploadId} and {@code partNumber} on objects for the
  * multipart calls, {@code delete} on a bucket for DeleteObjects. {@code versionId} is accepted as {@code null} (the
  * node keeps no versions: every object's version id is {@code null}); any other version id is S3's
- * {@code 400 InvalidArgument}.
+ * {@code 400 InvalidArgument}. ACLs are S3's own refusals of a bucket whose ACLs are disabled ({@link Acls}).
  */
 final class Unimplemented {
 
@@ -31,14 +31,17 @@ final class Unimplemented {
             "publicAccessBlock", "replication", "requestPayment", "restore", "retention", "select", "select-type",
             "session", "tagging", "torrent", "versioning", "versions", "website");
 
-    /** The subresources the node serves, each for one operation only ({@code GET ?versions}, not PUT). */
-    private static final Map<String, S3Operation> SERVED = Map.of("versions", S3Operation.LIST_OBJECT_VERSIONS,
-            "versioning", S3Operation.GET_BUCKET_VERSIONING, "location", S3Operation.GET_BUCKET_LOCATION);
+    /** The subresources the node serves, each for its operations only ({@code GET ?versions}, not PUT). */
+    private static final Map<String, Set<S3Operation>> SERVED = Map.of(
+            "versions", Set.of(S3Operation.LIST_OBJECT_VERSIONS),
+            "versioning", Set.of(S3Operation.GET_BUCKET_VERSIONING),
+            "location", Set.of(S3Operation.GET_BUCKET_LOCATION),
+            "acl", Set.of(S3Operation.GET_ACL, S3Operation.PUT_ACL));
 
     /** Request headers asking for a behaviour the node lacks, by lower-case name or prefix (ending in '-'). */
     static final Set<String> HEADERS = Set.of("x-amz-tagging", "x-amz-object-lock-", "x-amz-website-redirect-location",
-            "x-amz-server-side-encryption", "x-amz-server-side-encryption-", "x-amz-grant-",
-            "x-amz-bucket-object-lock-enabled", "x-amz-if-match-");
+            "x-amz-server-side-encryption", "x-amz-server-side-encryption-", "x-amz-bucket-object-lock-enabled",
+            "x-amz-if-match-");
 
     /** Operations that take If-Match / If-None-Match: the reads, and the conditional writes. */
     private static final Set<S3Operation> CONDITIONAL = Set.of(S3Operation.GET_OBJECT, S3Operation.HEAD_OBJECT,
@@ -46,9 +49,7 @@ final class Unimplemented {
             S3Operation.DELETE_OBJECT);
 
     /** Headers accepted only with the value that asks for what the node does anyway. */
-    private static final Map<String, Set<String>> ONLY_DEFAULT = Map.of(
-            "x-amz-acl", Set.of("private", "bucket-owner-full-control"),
-            "x-amz-storage-class", Set.of("STANDARD"));
+    private static final Map<String, Set<String>> ONLY_DEFAULT = Map.of("x-amz-storage-class", Set.of("STANDARD"));
 
     private Unimplemented() {
     }
@@ -56,7 +57,7 @@ final class Unimplemented {
     /** Throws {@code NotImplemented} (or {@code InvalidArgument} for a version id) if the request needs more. */
     static void check(S3Operation op, HttpMethod method, S3Path path, MultiMap params, MultiMap headers) {
         for (String name : params.names()) {
-            if (SUBRESOURCES.contains(name) && SERVED.get(name) != op) {
+            if (SUBRESOURCES.contains(name) && !SERVED.getOrDefault(name, Set.of()).contains(op)) {
                 throw refused("The ?" + name + " subresource");
             }
             if (name.startsWith("response-") && !(ResponseOverrides.HEADERS.containsKey(name)
@@ -92,6 +93,7 @@ final class Unimplemented {
     }
 
     private static void check(S3Operation op, String header, String value) {
+        Acls.checkHeader(op, header, value);
         for (String refused : HEADERS) {
             if (refused.endsWith("-") ? header.startsWith(refused) : header.equals(refused)) {
                 throw refused("The header " + header);
