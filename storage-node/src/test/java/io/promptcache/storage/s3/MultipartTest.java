@@ -64,6 +64,52 @@ class MultipartTest extends SdkBucketFixture {
     }
 
     @Test
+    void shouldKeepThePartWhoseUploadCompletedLastWhenTheFirstSendFinishesLast() throws Exception {
+        // Given: the first send of part 1 begins (its head and half its body), then stalls
+        byte[] first = S3SdkTest.bytes(5 * MIB, 11);
+        byte[] resent = S3SdkTest.bytes(5 * MIB, 12);
+        byte[] tail = S3SdkTest.bytes(1000, 13);
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("resent")).uploadId();
+        String firstEtag;
+        try (java.net.Socket slow = new java.net.Socket("127.0.0.1", endpoint.getPort())) {
+            slow.setSoTimeout(30_000);
+            java.io.OutputStream out = slow.getOutputStream();
+            out.write(("PUT /" + bucket + "/resent?partNumber=1&uploadId=" + id + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                    + endpoint.getPort() + "\r\nContent-Length: " + first.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.write(first, 0, first.length / 2);
+            out.flush();
+
+            // When: a re-send of part 1 completes meanwhile, then the first send finishes, last (issue 73)
+            String resentEtag = uploadPart("resent", id, 1, resent);
+            out.write(first, first.length / 2, first.length - first.length / 2);
+            out.flush();
+            String answer = new String(slow.getInputStream().readAllBytes(),
+                    java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 200");
+            java.util.regex.Matcher etag = java.util.regex.Pattern.compile("(?i)etag: (\"[0-9a-f]+\")")
+                    .matcher(answer);
+            assertThat(etag.find()).as(answer).isTrue();
+            firstEtag = etag.group(1);
+            assertThat(firstEtag).isNotEqualTo(resentEtag);
+        }
+        String tailEtag = uploadPart("resent", id, 2, tail);
+
+        // Then: the upload holds part 1 once, the send that completed last; it completes with what ListParts says
+        List<software.amazon.awssdk.services.s3.model.Part> parts = s3.listParts(b -> b.bucket(bucket)
+                .key("resent").uploadId(id)).parts();
+        assertThat(parts).extracting(p -> p.partNumber(), p -> p.eTag()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(1, firstEtag), org.assertj.core.groups.Tuple.tuple(2, tailEtag));
+        s3.completeMultipartUpload(b -> b.bucket(bucket).key("resent").uploadId(id).multipartUpload(m -> m.parts(
+                parts.stream().map(p -> part(p.partNumber(), p.eTag())).toList())));
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.write(first);
+        expected.write(tail);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("resent")).asByteArray())
+                .isEqualTo(expected.toByteArray());
+    }
+
+    @Test
     void shouldRefuseBadCompletionsAndAbort() {
         String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("k")).uploadId();
         String small = uploadPart("k", id, 1, S3SdkTest.bytes(1000, 4));
