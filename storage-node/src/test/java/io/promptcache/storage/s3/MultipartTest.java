@@ -74,8 +74,16 @@ class MultipartTest extends SdkBucketFixture {
         try (java.net.Socket slow = new java.net.Socket("127.0.0.1", endpoint.getPort())) {
             slow.setSoTimeout(30_000);
             java.io.OutputStream out = slow.getOutputStream();
-            out.write(("PUT /" + bucket + "/resent?partNumber=1&uploadId=" + id + " HTTP/1.1\r\nHost: 127.0.0.1:"
-                    + endpoint.getPort() + "\r\nContent-Length: " + first.length + "\r\nConnection: close\r\n\r\n")
+            // signed with the test key (a node without auth ignores it), as the SDK signs
+            software.amazon.awssdk.http.SdkHttpRequest request = software.amazon.awssdk.http.SdkHttpRequest.builder()
+                    .method(software.amazon.awssdk.http.SdkHttpMethod.PUT).protocol("http").host("127.0.0.1")
+                    .port(endpoint.getPort()).encodedPath("/" + bucket + "/resent").putRawQueryParameter("partNumber",
+                            "1")
+                    .putRawQueryParameter("uploadId", id)
+                    .putHeader("Content-Length", Integer.toString(first.length)).build();
+            String head = RawHttp.head(SdkClients.sign(request, first, r -> {
+            }).request(), first);
+            out.write((head + "Host: 127.0.0.1:" + endpoint.getPort() + "\r\nConnection: close\r\n\r\n")
                     .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             out.write(first, 0, first.length / 2);
             out.flush();
