@@ -1,13 +1,18 @@
 package io.promptcache.storage.s3;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.w3c.dom.Element;
 
 import io.promptcache.storage.error.S3ErrorCode;
 import io.promptcache.storage.error.S3Exception;
+import io.promptcache.storage.store.ClientChecksums;
 import io.promptcache.storage.store.MultipartUploads;
 import io.promptcache.storage.store.ObjectMeta;
 import io.vertx.core.buffer.Buffer;
@@ -20,6 +25,10 @@ final class MultipartHandlers {
     private static final String HEADER = S3Xml.HEADER;
 
     private static final String CHECKSUM_ALGORITHM = "x-amz-checksum-algorithm";
+    /** The XML element of each checksum algorithm (lower case, as in {@code x-amz-checksum-<algorithm>}). */
+    private static final Map<String, String> CHECKSUM_ELEMENTS = Collections.unmodifiableSortedMap(new TreeMap<>(
+            Map.of("crc32", "ChecksumCRC32", "crc32c", "ChecksumCRC32C", "crc64nvme", "ChecksumCRC64NVME", "sha1",
+                    "ChecksumSHA1", "sha256", "ChecksumSHA256")));
 
     private final MultipartUploads uploads;
 
@@ -45,15 +54,35 @@ final class MultipartHandlers {
         Element root = XmlRequests.parse(body == null ? new byte[0] : body.getBytes(), "CompleteMultipartUpload");
         List<MultipartUploads.PartRef> refs = new ArrayList<>();
         for (Element part : XmlRequests.children(root, "Part")) {
+            Map<String, String> checksums = new HashMap<>();
+            for (String algorithm : CHECKSUM_ELEMENTS.keySet()) {
+                String value = XmlRequests.childTextOrNull(part, CHECKSUM_ELEMENTS.get(algorithm));
+                if (value != null) {
+                    checksums.put(algorithm, value);
+                }
+            }
             refs.add(new MultipartUploads.PartRef(partNumber(XmlRequests.childText(part, "PartNumber").trim()),
-                    XmlRequests.childText(part, "ETag")));
+                    XmlRequests.childText(part, "ETag"), checksums));
         }
         ObjectMeta meta = uploads.complete(path.bucket(), path.key(), uploadId(ctx), refs,
                 Preconditions.writeCondition(ctx.request().headers()));
+        // the object's checksum and its type, as S3 answers them (COMPOSITE of the parts': ClientChecksums)
+        StringBuilder checksum = new StringBuilder();
+        CHECKSUM_ELEMENTS.forEach((algorithm, element) -> {
+            String value = meta.headers().get(ClientChecksums.PREFIX + algorithm);
+            if (value != null) {
+                checksum.append('<').append(element).append('>').append(S3Xml.escape(value)).append("</")
+                        .append(element).append('>');
+            }
+        });
+        String type = meta.headers().get(ClientChecksums.TYPE);
+        if (checksum.length() > 0 && type != null) {
+            checksum.append("<ChecksumType>").append(S3Xml.escape(type)).append("</ChecksumType>");
+        }
         xml(ctx, HEADER + "<CompleteMultipartUploadResult" + NS + "><Location>" + S3Xml.escape(path.resource())
                 + "</Location><Bucket>" + S3Xml.escape(path.bucket()) + "</Bucket><Key>" + S3Xml.escape(path.key())
-                + "</Key><ETag>" + S3Xml.escape(S3Headers.quotedEtag(meta.etag()))
-                + "</ETag></CompleteMultipartUploadResult>");
+                + "</Key><ETag>" + S3Xml.escape(S3Headers.quotedEtag(meta.etag())) + "</ETag>" + checksum
+                + "</CompleteMultipartUploadResult>");
     }
 
     void abort(RoutingContext ctx, S3Path path) {

@@ -63,6 +63,15 @@ final class XmlRequests {
         return found.get(0).getTextContent();
     }
 
+    /** The text of {@code parent}'s one child {@code name}, or null when it has none (more than one is malformed). */
+    static String childTextOrNull(Element parent, String name) {
+        List<Element> found = children(parent, name);
+        if (found.size() > 1) {
+            throw malformed("a <" + parent.getTagName() + "> takes at most one <" + name + ">");
+        }
+        return found.isEmpty() ? null : found.get(0).getTextContent();
+    }
+
     static S3Exception malformed(String why) {
         return new S3Exception(S3ErrorCode.MALFORMED_XML, S3ErrorCode.MALFORMED_XML.message() + " (" + why + ")");
     }

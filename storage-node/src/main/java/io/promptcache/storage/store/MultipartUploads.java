@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
@@ -92,7 +93,20 @@ public final class MultipartUploads {
     }
 
     /** A part named by CompleteMultipartUpload. */
-    public record PartRef(int number, String etag) {
+    /**
+     * A part a CompleteMultipartUpload names: its number, its ETag, and the checksums the client gives for it
+     * ({@code ChecksumCRC32} etc. of the Part element, by lower-case algorithm; none when it gives none): each must be
+     * the part's own, as S3 checks them.
+     */
+    public record PartRef(int number, String etag, Map<String, String> checksums) {
+
+        public PartRef {
+            checksums = Map.copyOf(checksums);
+        }
+
+        public PartRef(int number, String etag) {
+            this(number, etag, Map.of());
+        }
     }
 
     public String create(String bucket, String key, String contentType, Map<String, String> userMetadata) {
@@ -372,6 +386,14 @@ public final class MultipartUploads {
                 throw new S3Exception(S3ErrorCode.INVALID_PART,
                         "Part " + ref.number() + " was not uploaded or its ETag does not match.");
             }
+            ref.checksums().forEach((algorithm, value) -> {
+                if (!value.trim().equals(part.headers().get(ClientChecksums.PREFIX + algorithm))) {
+                    throw new S3Exception(S3ErrorCode.INVALID_PART, "Part " + ref.number() + "'s " + algorithm
+                            .toUpperCase(Locale.ROOT) + " checksum does not match the one it was uploaded "
+                            + "with" + (part.headers().containsKey(ClientChecksums.PREFIX + algorithm) ? "" : " (none)")
+                            + ".");
+                }
+            });
             if (i < refs.size() - 1 && part.size() < MIN_PART_BYTES && !part.isShared()) {
                 throw new S3Exception(S3ErrorCode.ENTITY_TOO_SMALL, "Part " + ref.number() + " is " + part.size()
                         + " bytes; every part but the last must be at least " + MIN_PART_BYTES + " bytes.");

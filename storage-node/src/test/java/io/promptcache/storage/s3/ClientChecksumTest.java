@@ -14,13 +14,16 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.ChecksumType;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The checksum a client uploads with is the one S3 answers (AWS SDK v2 on a real socket): echoed by PutObject and
@@ -84,14 +87,28 @@ class ClientChecksumTest extends SdkBucketFixture {
                 .checksumAlgorithm(ChecksumAlgorithm.CRC32), RequestBody.fromBytes(second));
         assertThat(p1.checksumCRC32()).as("UploadPart echoes the part's checksum").isEqualTo(crc32(first));
         assertThat(p2.checksumCRC32()).isEqualTo(crc32(second));
-        s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id).multipartUpload(m -> m.parts(
-                CompletedPart.builder().partNumber(1).eTag(p1.eTag()).checksumCRC32(p1.checksumCRC32()).build(),
-                CompletedPart.builder().partNumber(2).eTag(p2.eTag()).checksumCRC32(p2.checksumCRC32()).build())));
-        // S3's composite checksum: the CRC32 of the parts' binary CRC32s, then "-<parts>"
+        // a Complete naming a part's checksum that is not the part's is refused, and leaves the upload as it was
+        assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id)
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(p1.eTag())
+                        .checksumCRC32(p2.checksumCRC32()).build(),
+                        CompletedPart.builder().partNumber(2)
+                                .eTag(p2.eTag()).checksumCRC32(p2.checksumCRC32()).build()))))
+                .isInstanceOfSatisfying(S3Exception.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(400);
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidPart");
+                });
+        CompleteMultipartUploadResponse done = s3.completeMultipartUpload(b -> b.bucket(bucket).key(key)
+                .uploadId(id).multipartUpload(m -> m.parts(
+                        CompletedPart.builder().partNumber(1).eTag(p1.eTag()).checksumCRC32(p1.checksumCRC32()).build(),
+                        CompletedPart.builder().partNumber(2).eTag(p2.eTag()).checksumCRC32(p2.checksumCRC32())
+                                .build())));
+        // S3's composite checksum: the CRC32 of the parts' binary CRC32s, then "-<parts>", in the Complete's answer too
         CRC32 composite = new CRC32();
         composite.update(Base64.getDecoder().decode(p1.checksumCRC32()));
         composite.update(Base64.getDecoder().decode(p2.checksumCRC32()));
         String expected = base64((int) composite.getValue()) + "-2";
+        assertThat(done.checksumCRC32()).isEqualTo(expected);
+        assertThat(done.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
         HeadObjectResponse head = s3.headObject(b -> b.bucket(bucket).key(key).checksumMode(ChecksumMode.ENABLED));
         assertThat(head.checksumCRC32()).isEqualTo(expected);
         assertThat(head.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
