@@ -1,7 +1,6 @@
 package io.promptcache.gc.budget;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -161,8 +160,7 @@ public final class OrphanSweep {
             Set<String> others = Set.of();
             if (cursor.isEmpty()) {
                 String cluster = progress.cluster();
-                others = new TreeSet<>(storage.claim(endpoint, bucket, CLAIMS, cluster, "cluster=" + cluster
-                        + "\nclaimedAt=" + Instant.ofEpochMilli(now) + "\n"));
+                others = new TreeSet<>(storage.claim(endpoint, bucket, CLAIMS, cluster));
                 others.remove(cluster);
             }
             return new Page(others.isEmpty()

@@ -34,11 +34,12 @@ public interface NodeStorage {
     Listing list(String endpoint, String bucket, String continuation, int pageSize);
 
     /**
-     * Writes {@code cluster}'s claim on the bucket, {@code <prefix><cluster>} holding {@code content}, then lists the
-     * claims under {@code prefix}: the clusters that claim the bucket, this one included (docs/architecture.md, "The
-     * orphan sweep deletes only proven orphans", rule 4). A missing bucket holds no claim and takes none: empty.
+     * Writes {@code cluster}'s claim on the bucket, an empty object {@code <prefix><cluster>} (empty: it takes no room
+     * on a node), then lists the claims under {@code prefix}: the clusters that claim the bucket, this one included
+     * (docs/architecture.md, "The orphan sweep deletes only proven orphans", rule 4). A missing bucket holds no claim
+     * and takes none: empty.
      */
-    Set<String> claim(String endpoint, String bucket, String prefix, String cluster, String content);
+    Set<String> claim(String endpoint, String bucket, String prefix, String cluster);
 
     /**
      * One page of a listing.

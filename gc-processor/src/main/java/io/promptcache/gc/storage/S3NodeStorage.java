@@ -2,7 +2,6 @@ package io.promptcache.gc.storage;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -193,10 +192,10 @@ public class S3NodeStorage implements NodeStorage {
     }
 
     @Override
-    public Set<String> claim(String endpoint, String bucket, String prefix, String cluster, String content) {
+    public Set<String> claim(String endpoint, String bucket, String prefix, String cluster) {
         try {
-            client.putObject(b -> b.bucket(bucket).key(prefix + cluster).contentType("text/plain")
-                    .overrideConfiguration(at(endpoint)), RequestBody.fromString(content, StandardCharsets.UTF_8));
+            client.putObject(b -> b.bucket(bucket).key(prefix + cluster).overrideConfiguration(at(endpoint)),
+                    RequestBody.empty());
             Set<String> claims = new TreeSet<>();
             String continuation = null;
             do {

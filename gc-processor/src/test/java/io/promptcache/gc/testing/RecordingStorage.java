@@ -2,9 +2,8 @@ package io.promptcache.gc.testing;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.promptcache.gc.storage.NodeStorage;
@@ -68,26 +67,26 @@ public final class RecordingStorage implements NodeStorage {
         listing.removeIf(l -> l.key().equals(key));
     }
 
-    private final Map<String, String> claims = new TreeMap<>();
+    private final Set<String> claims = new TreeSet<>();
 
-    /** Another cluster's claim in every bucket (a shared bucket), or its removal ({@code null}). */
-    public void claimedBy(String cluster, String content) {
-        if (content == null) {
-            claims.remove(cluster);
+    /** Another cluster's claim in every bucket (a shared bucket), or its removal ({@code claimed} false). */
+    public void claimedBy(String cluster, boolean claimed) {
+        if (claimed) {
+            claims.add(cluster);
         } else {
-            claims.put(cluster, content);
+            claims.remove(cluster);
         }
     }
 
-    /** The claims written, by cluster. */
-    public Map<String, String> claims() {
-        return Map.copyOf(claims);
+    /** The clusters that claim the buckets. */
+    public Set<String> claims() {
+        return Set.copyOf(claims);
     }
 
     @Override
-    public Set<String> claim(String endpoint, String bucket, String prefix, String cluster, String content) {
-        claims.put(cluster, content);
-        return Set.copyOf(claims.keySet());
+    public Set<String> claim(String endpoint, String bucket, String prefix, String cluster) {
+        claims.add(cluster);
+        return Set.copyOf(claims);
     }
 
     @Override

@@ -67,14 +67,7 @@ final class MultipartHandlers {
         ObjectMeta meta = uploads.complete(path.bucket(), path.key(), uploadId(ctx), refs,
                 Preconditions.writeCondition(ctx.request().headers()));
         // the object's checksum and its type, as S3 answers them (COMPOSITE of the parts': ClientChecksums)
-        StringBuilder checksum = new StringBuilder();
-        CHECKSUM_ELEMENTS.forEach((algorithm, element) -> {
-            String value = meta.headers().get(ClientChecksums.PREFIX + algorithm);
-            if (value != null) {
-                checksum.append('<').append(element).append('>').append(S3Xml.escape(value)).append("</")
-                        .append(element).append('>');
-            }
-        });
+        StringBuilder checksum = checksums(meta.headers());
         String type = meta.headers().get(ClientChecksums.TYPE);
         if (checksum.length() > 0 && type != null) {
             checksum.append("<ChecksumType>").append(S3Xml.escape(type)).append("</ChecksumType>");
@@ -99,9 +92,23 @@ final class MultipartHandlers {
             xml.append("<Part><PartNumber>").append(part.number()).append("</PartNumber><LastModified>")
                     .append(S3Xml.iso(part.meta().lastModified())).append("</LastModified><ETag>")
                     .append(S3Xml.escape(S3Headers.quotedEtag(part.meta().etag()))).append("</ETag><Size>")
-                    .append(part.meta().size()).append("</Size></Part>");
+                    .append(part.meta().size()).append("</Size>").append(checksums(part.meta().headers()))
+                    .append("</Part>");
         }
         xml(ctx, xml.append("</ListPartsResult>").toString());
+    }
+
+    /** The {@code Checksum<ALGORITHM>} elements of the client checksums kept in {@code headers} (S3's order). */
+    private static StringBuilder checksums(Map<String, String> headers) {
+        StringBuilder xml = new StringBuilder();
+        CHECKSUM_ELEMENTS.forEach((algorithm, element) -> {
+            String value = headers.get(ClientChecksums.PREFIX + algorithm);
+            if (value != null) {
+                xml.append('<').append(element).append('>').append(S3Xml.escape(value)).append("</").append(element)
+                        .append('>');
+            }
+        });
+        return xml;
     }
 
     static String uploadId(RoutingContext ctx) {

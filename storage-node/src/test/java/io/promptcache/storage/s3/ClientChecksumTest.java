@@ -87,6 +87,11 @@ class ClientChecksumTest extends SdkBucketFixture {
                 .checksumAlgorithm(ChecksumAlgorithm.CRC32), RequestBody.fromBytes(second));
         assertThat(p1.checksumCRC32()).as("UploadPart echoes the part's checksum").isEqualTo(crc32(first));
         assertThat(p2.checksumCRC32()).isEqualTo(crc32(second));
+        // ListParts names each part's checksum (issue 73: a part uploaded again had lost it there)
+        assertThat(s3.listParts(b -> b.bucket(bucket).key(key).uploadId(id)).parts())
+                .extracting(p -> p.partNumber(), p -> p.checksumCRC32()).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, p1.checksumCRC32()),
+                        org.assertj.core.groups.Tuple.tuple(2, p2.checksumCRC32()));
         // a Complete naming a part's checksum that is not the part's is refused, and leaves the upload as it was
         assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id)
                 .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(p1.eTag())
