@@ -10,7 +10,8 @@ import sys
 KEYS = ["gcOutMs", "orphanRoundsProven", "orphanRoundsBookBehind", "orphansDeleted", "pausedMs",
         "objectsServedAgain", "restartToReadyMs", "agreedAfterMs", "promptsAnsweredDifferently",
         "ownerDeleteAfterRotation", "rotatedInMs", "brokerOutMs", "whileOut", "storedAgainAfterMs", "lostAdvertise",
-        "liveLoadedAtEveryReplica", "storesRefusedNodeFull", "liveObjectsChecked", "liveObjectsLost"]
+        "liveLoadedAtEveryReplica", "storesRefusedNodeFull", "gcLagRecords", "liveObjectsChecked", "liveObjectsMissingAtFirst",
+        "liveObjectsReclaimedAwaitingGc", "liveObjectsLost"]
 WINDOW = re.compile(r"(\d+) lookups, block hit ([0-9.NaN]+), lookup p50/p99 ([0-9.NaN]+)/([0-9.NaN]+) ms, "
                     r"store p50/p99 ([0-9.NaN]+)/([0-9.NaN]+) ms")
 
@@ -33,7 +34,7 @@ def main(path):
     totals = report["totals"]
     print()
     for key in ["requests", "objectsStored", "hitsChecked", "objectsBy", "wrongBytesServed", "answered500",
-                "answered503", "liveObjectsLost", "callsOverBound", "storesRefusedByALiveNode", "brokenInvariants"]:
+                "answered503", "liveObjectsLost", "liveObjectsReclaimedAwaitingGc", "callsOverBound", "storesRefusedByALiveNode", "brokenInvariants"]:
         print(f"- {key}: {totals.get(key)}")
     print()
     print("| engines | lookups | blocks asked | blocks hit | block hit ratio | worst minute's lookup p99 (ms) |")

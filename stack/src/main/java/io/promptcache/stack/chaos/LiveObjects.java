@@ -1,6 +1,9 @@
 package io.promptcache.stack.chaos;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,10 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.node.NodeMarkers;
 import io.promptcache.schema.node.OwnNodeHttp;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.secret.SecretFile;
+import io.promptcache.schema.secret.SigV4;
 import io.promptcache.schema.secret.SigningDay;
 import io.promptcache.schema.secret.StorageKey;
 import io.promptcache.schema.topic.Topics;
@@ -25,15 +30,21 @@ import io.promptcache.stack.up.Stack;
 
 /**
  * Nothing live deleted: every object of the {@link Ledger} whose record is LIVE in {@code objects} must still be on
- * each node its record names (a signed HEAD of its key). One that is not is a suspect; it is lost when, {@code within}
- * later, its record is still LIVE and its bytes still absent (a node deletes a GC candidate for room on its own, and
- * the GC tombstones it once it reads the node's heartbeat: that is the eviction policy, not a loss). Also keeps, per
- * ledger object, the last state seen (LIVE, or TOMBSTONED with its reason), for the report's tally of why objects left.
+ * each node its record names (a signed HEAD of its key). One that is not is a suspect. {@code within} later, a suspect
+ * whose record is still LIVE and whose bytes are still absent is lost, unless its node answers a GET of it with its 404
+ * for an object it deleted for room: a node deletes a GC eviction candidate on its own when a write needs room, and
+ * the GC tombstones it once it reads the node's reclaims (that is the eviction policy, late when the GC is behind, and
+ * counted apart). Also keeps, per ledger object, the last state seen (LIVE, or TOMBSTONED with its reason), for the
+ * report's tally of why objects left.
  */
 final class LiveObjects {
 
-    /** What a check found. */
-    record Check(int live, int suspects, List<String> lost, long tookMs) {
+    /**
+     * What a check found: the ledger objects LIVE in {@code objects}, those missing on a node at first, those still
+     * LIVE and missing {@code within} later that their node says it deleted for room (a GC eviction candidate: the
+     * eviction policy, its tombstone still to come from a GC that is behind), and the lost ones (missing, not so).
+     */
+    record Check(int live, int suspects, List<String> reclaimedAwaitingGc, List<String> lost, long tookMs) {
     }
 
     private final Stack stack;
@@ -58,13 +69,50 @@ final class LiveObjects {
             }
         }
         List<String> suspects = absent(live, topic);
-        List<String> lost = List.of();
+        List<String> reclaimed = new ArrayList<>();
+        List<String> lost = new ArrayList<>();
         if (!suspects.isEmpty()) {
             Waits.sleep(within.toMillis());
             Map<ObjectId, ObjectRecord> again = snapshot();
-            lost = absent(suspects.stream().filter(id -> isLive(again.get(ObjectId.parse(id)))).toList(), again);
+            OwnNodeHttp http = client();
+            Map<String, String> nodes = nodeUrls();
+            for (String id : absent(suspects.stream().filter(s -> isLive(again.get(ObjectId.parse(s)))).toList(),
+                    again)) {
+                ObjectRecord record = again.get(ObjectId.parse(id));
+                boolean byNode = record.getNodesList().stream().filter(nodes::containsKey)
+                        .anyMatch(node -> reclaimedBy(http, nodes.get(node), record));
+                (byNode ? reclaimed : lost).add(id);
+            }
         }
-        return new Check(live.size(), suspects.size(), lost, Waits.millisSince(t0));
+        return new Check(live.size(), suspects.size(), reclaimed, lost, Waits.millisSince(t0));
+    }
+
+    /**
+     * Whether the node answers a GET of the record's key with its 404 for an object it deleted for room (storage-node
+     * {@code ObjectStore.RECLAIMED}: an eviction candidate the GC nominated, or one unused long enough).
+     */
+    private static boolean reclaimedBy(OwnNodeHttp http, String node, ObjectRecord record) {
+        try {
+            HttpURLConnection c = http.open("GET", node, record.getBucket(), record.getKey(), Map.of("range",
+                    "bytes=0-0", "x-amz-content-sha256", SigV4.EMPTY_SHA256)).connection();
+            try {
+                if (c.getResponseCode() != 404) {
+                    return false;
+                }
+                try (InputStream in = c.getErrorStream()) {
+                    return in != null && new String(in.readNBytes(4096), StandardCharsets.UTF_8)
+                            .contains(NodeMarkers.RECLAIMED);
+                }
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private Map<String, String> nodeUrls() {
+        return stack.info().nodes().stream().collect(Collectors.toMap(StackInfo.Node::id, StackInfo.Node::url));
     }
 
     /** How the ledger's objects stand, by the last state seen of each: LIVE, a tombstone reason, GONE, UNSEEN. */
@@ -94,8 +142,7 @@ final class LiveObjects {
 
     /** Those of {@code ids} (LIVE in {@code topic}) whose key a node of their record does not hold. */
     private List<String> absent(List<String> ids, Map<ObjectId, ObjectRecord> topic) {
-        Map<String, String> nodes = stack.info().nodes().stream()
-                .collect(Collectors.toMap(StackInfo.Node::id, StackInfo.Node::url));
+        Map<String, String> nodes = nodeUrls();
         OwnNodeHttp http = client();
         return ids.parallelStream().filter(id -> {
             ObjectRecord record = topic.get(ObjectId.parse(id));

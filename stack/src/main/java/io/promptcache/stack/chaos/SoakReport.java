@@ -31,13 +31,18 @@ public final class SoakReport {
         totals.put("objectsStored", result.objects());
         totals.put("hitsChecked", result.hits());
         totals.put("objectsBy", result.tally());
-        totals.put("liveObjectsLost", result.rounds().stream()
-                .mapToLong(r -> ((Number) r.figures().getOrDefault("liveObjectsLost", 0)).longValue()).sum());
+        totals.put("liveObjectsLost", sum(result, "liveObjectsLost"));
+        totals.put("liveObjectsReclaimedAwaitingGc", sum(result, "liveObjectsReclaimedAwaitingGc"));
         totals.put("callsOverBound", all.entrySet().stream().filter(e -> e.getKey().startsWith("violation.over_bound"))
                 .mapToLong(Map.Entry::getValue).sum());
         totals.put("storesRefusedByALiveNode", all.getOrDefault("code.StorageNodeFailed.other", 0L)
                 + all.getOrDefault("code.NoStorageNode", 0L));
         return totals;
+    }
+
+    private static long sum(SoakRun.Result result, String figure) {
+        return result.rounds().stream().mapToLong(r -> ((Number) r.figures().getOrDefault(figure, 0)).longValue())
+                .sum();
     }
 
     public static void write(Path dir, SoakRun.Options options, SoakRun.Result result, Map<String, Object> totals)

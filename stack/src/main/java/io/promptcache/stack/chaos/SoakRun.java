@@ -260,12 +260,13 @@ public final class SoakRun {
     private static void liveFigures(LiveObjects.Check check, Map<String, Object> figures, List<String> violations) {
         figures.put("liveObjectsChecked", check.live());
         figures.put("liveObjectsMissingAtFirst", check.suspects());
+        figures.put("liveObjectsReclaimedAwaitingGc", check.reclaimedAwaitingGc().size());
         figures.put("liveObjectsLost", check.lost().size());
         figures.put("liveCheckMs", check.tookMs());
         if (!check.lost().isEmpty()) {
             violations.add(check.lost().size() + " objects LIVE in the objects topic are gone from their node "
-                    + SUSPECT_RECHECK.toSeconds() + " s after they were found missing: "
-                    + check.lost().subList(0, Math.min(5, check.lost().size())));
+                    + SUSPECT_RECHECK.toSeconds() + " s after they were found missing, and not deleted for room by "
+                    + "it: " + check.lost().subList(0, Math.min(5, check.lost().size())));
         }
     }
 }
