@@ -1,7 +1,5 @@
 package io.promptcache.gc.streams;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -18,6 +16,7 @@ import io.promptcache.gc.budget.BudgetProcessor;
 import io.promptcache.gc.budget.KafkaBookProgress;
 import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.config.GcConfig;
+import io.promptcache.gc.config.GcInstance;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.policy.Policy;
@@ -39,7 +38,7 @@ public class GcSettings {
 
     GcSettings(GcConfig config, @ConfigProperty(name = "quarkus.http.port") int port) {
         this.config = config;
-        this.instanceId = config.instanceId().orElseGet(() -> hostName() + ":" + port);
+        this.instanceId = GcInstance.id(config.instanceId(), port);
     }
 
     public String instanceId() {
@@ -96,13 +95,5 @@ public class GcSettings {
 
     void close(@Disposes KafkaBookProgress progress) {
         progress.close();
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "gc";
-        }
     }
 }
