@@ -24,6 +24,13 @@ public interface GcConfig {
     Optional<String> instanceId();
 
     /**
+     * Whether this instance's Kafka Streams consumers are static members of the GC's group, named after
+     * {@link #instanceId} ({@link StaticMembership}): give each instance its own id.
+     */
+    @WithDefault("true")
+    boolean staticMembership();
+
+    /**
      * Grace window between TOMBSTONE and DELETE: a reader that got the object from a lookup just before the
      * tombstone has this long to finish its range GET.
      */

@@ -8,6 +8,7 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import org.apache.kafka.streams.KafkaClientSupplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,6 +18,7 @@ import io.promptcache.gc.budget.KafkaBookProgress;
 import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.config.GcConfig;
 import io.promptcache.gc.config.GcInstance;
+import io.promptcache.gc.config.StaticMembership;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.policy.Policy;
@@ -63,6 +65,13 @@ public class GcSettings {
                 bookProgress,
                 new DeleteSchedule(delete.interval(), delete.maxPerCheck(), delete.backoff(), delete.backoffMax()),
                 liveness);
+    }
+
+    /** The Kafka Streams clients, the main consumers static members of the GC's group ({@link StaticMembership}). */
+    @Produces
+    @Singleton
+    KafkaClientSupplier clients() {
+        return new StaticMembership(instanceId, config.staticMembership());
     }
 
     @Produces
