@@ -14,7 +14,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
@@ -257,7 +256,7 @@ public final class MultipartUploads {
         entries.checkCondition(bucket, key, condition);
         Map<Integer, ObjectMeta> stored = new TreeMap<>();
         records.parts(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
-        List<ObjectMeta> chosen = choose(refs, stored);
+        List<ObjectMeta> chosen = CompletionParts.choose(refs, stored);
         if (chosen.stream().anyMatch(ObjectMeta::isShared)) {
             return shared.complete(bucket, key, uploadId, upload, chosen, condition, locks.of(uploadId));
         }
@@ -369,40 +368,6 @@ public final class MultipartUploads {
         }
     }
 
-    private static List<ObjectMeta> choose(List<PartRef> refs, Map<Integer, ObjectMeta> stored) {
-        if (refs.isEmpty()) {
-            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "CompleteMultipartUpload names no parts.");
-        }
-        for (int i = 1; i < refs.size(); i++) {
-            if (refs.get(i).number() <= refs.get(i - 1).number()) {
-                throw new S3Exception(S3ErrorCode.INVALID_PART_ORDER);
-            }
-        }
-        List<ObjectMeta> chosen = new ArrayList<>();
-        for (int i = 0; i < refs.size(); i++) {
-            PartRef ref = refs.get(i);
-            ObjectMeta part = stored.get(ref.number());
-            if (part == null || !part.etag().equals(unquote(ref.etag()))) {
-                throw new S3Exception(S3ErrorCode.INVALID_PART,
-                        "Part " + ref.number() + " was not uploaded or its ETag does not match.");
-            }
-            ref.checksums().forEach((algorithm, value) -> {
-                if (!value.trim().equals(part.headers().get(ClientChecksums.PREFIX + algorithm))) {
-                    throw new S3Exception(S3ErrorCode.INVALID_PART, "Part " + ref.number() + "'s " + algorithm
-                            .toUpperCase(Locale.ROOT) + " checksum does not match the one it was uploaded "
-                            + "with" + (part.headers().containsKey(ClientChecksums.PREFIX + algorithm) ? "" : " (none)")
-                            + ".");
-                }
-            });
-            if (i < refs.size() - 1 && part.size() < MIN_PART_BYTES && !part.isShared()) {
-                throw new S3Exception(S3ErrorCode.ENTITY_TOO_SMALL, "Part " + ref.number() + " is " + part.size()
-                        + " bytes; every part but the last must be at least " + MIN_PART_BYTES + " bytes.");
-            }
-            chosen.add(part);
-        }
-        return chosen;
-    }
-
     /** Joins the parts into {@code tmp}, feeding {@code sums} with its bytes. */
     private ObjectMeta concatenate(String uploadId, List<ObjectMeta> parts, Path tmp, String fileId, long total,
             Upload upload, ChunkSums.Builder sums) throws IOException {
@@ -461,10 +426,5 @@ public final class MultipartUploads {
     /** The lock under which {@code uploadId}'s records change. */
     Object lockOf(String uploadId) {
         return locks.of(uploadId);
-    }
-
-    private static String unquote(String etag) {
-        String e = etag.trim();
-        return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
     }
 }
