@@ -119,8 +119,9 @@ final class Invariants {
 
     /**
      * After a broker restart the gc-processors work again within {@link #GC_BACK_AFTER_BROKER}: their lag (which the
-     * engines keep adding to) falls under 100 records. Before their consumers were static members of the group, each
-     * broker restart left every GC without partitions for the group's rebalance timeout, 5 minutes (docs/benchmarks/soak).
+     * engines keep adding to) falls under 100 records. Before their consumers were static members of the group, a
+     * broker restart could leave every GC without partitions for the group's rebalance timeout, 5 minutes
+     * (docs/benchmarks/soak).
      */
     private void gcBackAfterBroker(Map<String, Object> figures, List<String> violations) {
         long t0 = System.nanoTime();

@@ -39,7 +39,7 @@ public final class SoakCommand implements Callable<Integer> {
     Duration duration;
 
     @Option(names = "--fault-every", defaultValue = "10m", converter = DurationConverter.class, description = "one "
-            + "fault per slot this long (default ${DEFAULT-VALUE}): a window, the fault, a settle, a window, the checks")
+            + "fault per slot this long (default ${DEFAULT-VALUE}): a window, the fault, a settle, a window, checks")
     Duration faultEvery;
 
     @Option(names = "--window", defaultValue = "2m", converter = DurationConverter.class, description = "the windows "
@@ -74,8 +74,9 @@ public final class SoakCommand implements Callable<Integer> {
             + "the 2 storage nodes holds (default ${DEFAULT-VALUE}: room for the large-KV objects)")
     long nodeCapacity;
 
-    @Option(names = "--large-kv-bytes-per-token", defaultValue = "65536", converter = Sizes.class, description = "KV bytes a token of the large-KV engines (default ${DEFAULT-VALUE}: objects of 512 MiB to 1.25 GiB); 0: "
-            + "none run")
+    @Option(names = "--large-kv-bytes-per-token", defaultValue = "65536", converter = Sizes.class,
+            description = "KV bytes a token of the large-KV engines (default ${DEFAULT-VALUE}: objects of 512 MiB to "
+                    + "1.25 GiB); 0: none run")
     long largeKv;
 
     @Option(names = "--no-long-prompts", description = "no engine of long prompts with one-token blocks")
