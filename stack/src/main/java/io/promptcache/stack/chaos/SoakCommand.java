@@ -74,9 +74,8 @@ public final class SoakCommand implements Callable<Integer> {
             + "the 2 storage nodes holds (default ${DEFAULT-VALUE}: room for the large-KV objects)")
     long nodeCapacity;
 
-    @Option(names = "--large-kv-bytes-per-token", defaultValue = "65536", converter = Sizes.class,
-            description = "KV bytes a token of the large-KV engines (default ${DEFAULT-VALUE}: objects of 512 MiB to "
-                    + "1.25 GiB); 0: none run")
+    @Option(names = "--large-kv-bytes-per-token", defaultValue = "65536", converter = Sizes.class, description = "KV bytes a token of the large-KV engines (default ${DEFAULT-VALUE}: objects of 512 MiB to "
+            + "1.25 GiB); 0: none run")
     long largeKv;
 
     @Option(names = "--no-long-prompts", description = "no engine of long prompts with one-token blocks")
