@@ -65,8 +65,12 @@ public final class SoakRun {
     /** ... and its lookup p99 at most this multiple of the one before (or {@link #P99_SLACK_MS} more). */
     static final double P99_GROWTH = 2.0;
     static final double P99_SLACK_MS = 25;
-    /** Windows with fewer lookups compare nothing. */
+    /**
+     * Windows with fewer lookups compare nothing: a window lasts {@code --window} and, while it holds fewer, is
+     * extended up to {@link #MAX_WINDOWS} windows (engines slow after a fault, a loaded machine).
+     */
     static final long MIN_LOOKUPS = 20;
+    static final int MAX_WINDOWS = 3;
 
     private final Stack stack;
     private final Options options;
@@ -183,8 +187,7 @@ public final class SoakRun {
         long storedMark = chat.storedMark();
         long corruptAtStart = invariants.corruptReads();
         Timeline timeline = timelines.get("chat");
-        Thread.sleep(options.window().toMillis());
-        Timeline.Window windowBefore = timeline.window(slotStart, System.currentTimeMillis());
+        Timeline.Window windowBefore = window(timeline, slotStart);
         Map<String, Object> figures = new LinkedHashMap<>();
         List<String> violations = new ArrayList<>();
         long injected = System.currentTimeMillis();
@@ -194,8 +197,8 @@ public final class SoakRun {
         figures.put("clearedAfterMs", cleared - injected);
         Thread.sleep(options.settle().toMillis());
         long afterFrom = System.currentTimeMillis();
-        Thread.sleep(options.window().toMillis());
-        Timeline.Window windowAfter = timeline.window(afterFrom, System.currentTimeMillis());
+        Timeline.Window windowAfter = window(timeline, afterFrom);
+        figures.put("windowAfterS", (System.currentTimeMillis() - afterFrom) / 1000);
         recovered(windowBefore, windowAfter, figures, violations);
         Map<String, Long> delta = Counts.delta(before, counts.snapshot());
         long rotten = invariants.corruptReads() - corruptAtStart;
@@ -209,6 +212,18 @@ public final class SoakRun {
             Thread.sleep(left);
         }
         return new Round(number, fault, target, figures, delta, violations);
+    }
+
+    /** The chat engines' window from {@code from}: {@code --window} long, longer while it holds too few lookups. */
+    private Timeline.Window window(Timeline timeline, long from) throws InterruptedException {
+        long step = options.window().toMillis();
+        Thread.sleep(step);
+        Timeline.Window window = timeline.window(from, System.currentTimeMillis());
+        for (int extended = 1; extended < MAX_WINDOWS && window.lookups() < MIN_LOOKUPS; extended++) {
+            Thread.sleep(step);
+            window = timeline.window(from, System.currentTimeMillis());
+        }
+        return window;
     }
 
     /** The window after a fault cleared against the one before it: hit ratio and lookup p99 back to their level. */
