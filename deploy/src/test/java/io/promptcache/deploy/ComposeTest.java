@@ -86,7 +86,13 @@ class ComposeTest {
             assertThat(service.path("env_file").get(0).asText()).as(name).isEqualTo("tls/tls.env");
             assertThat(service.path("volumes").toString()).as(name).contains("./tls:/etc/promptcache/tls:ro");
             assertThat(service.path("healthcheck").path("test").toString()).as(name).contains("https://");
+            // the tls folder is 0750/0640 (certs): the images' user 185 reads it through the folder's group
+            assertThat(service.path("group_add").get(0).asText()).as(name).isEqualTo("${PROMPTCACHE_TLS_GID:-0}");
         }
+        // docker-compose 1.29 (Debian 12's, the one that honours depends_on conditions) refuses a top-level `name:`
+        List<String> topLevel = new ArrayList<>();
+        compose.fieldNames().forEachRemaining(topLevel::add);
+        assertThat(topLevel).containsExactly("services", "volumes");
         assertThat(node.path("PROMPTCACHE_STORAGE_ADVERTISED_ENDPOINT").asText()).startsWith("https://");
         assertThat(problems).isEmpty();
         assertThat(services.has("kafka") && services.has("topics") && services.has("storage-node")

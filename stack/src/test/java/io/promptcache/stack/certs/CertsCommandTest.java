@@ -31,7 +31,8 @@ class CertsCommandTest {
     void shouldWriteTheStoresAndTheSettingsThatUseThem() throws Exception {
         // When
         CommandLine cli = StackMain.commandLine();
-        cli.setOut(new PrintWriter(new StringWriter()));
+        StringWriter printed = new StringWriter();
+        cli.setOut(new PrintWriter(printed));
         int exit = cli.execute("certs", "--dir", dir.toString(), "--host", "storage-node", "--host", "index-service",
                 "--mount", dir.toString());
 
@@ -57,8 +58,20 @@ class CertsCommandTest {
         certificate.verify(ca.getCertificate("ca").getPublicKey());
         assertThat(dir.resolve("ca.pem")).isRegularFile();
         assertThat(dir.resolve("ca.p12")).as("the CA's key is not kept").doesNotExist();
-        assertThat(Files.getPosixFilePermissions(dir.resolve("tls.env"))).as("tls.env holds the password")
-                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        // Then: the services' user (185 in the images, not whoever ran certs) reads the folder through its group;
+        // others read nothing (tls.env and server.p12 hold the key and its password)
+        assertThat(Files.getPosixFilePermissions(dir)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
+                PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_READ,
+                PosixFilePermission.GROUP_EXECUTE);
+        try (var files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                assertThat(Files.getPosixFilePermissions(file)).as(file.toString()).containsExactlyInAnyOrder(
+                        PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+                        PosixFilePermission.GROUP_READ);
+            }
+        }
+        assertThat(printed.toString()).contains("readable by     its owner and group "
+                + Files.getAttribute(dir, "unix:gid"));
     }
 
     private static KeyStore load(String path, String password) throws Exception {
