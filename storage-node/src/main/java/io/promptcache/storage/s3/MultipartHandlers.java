@@ -64,8 +64,16 @@ final class MultipartHandlers {
             refs.add(new MultipartUploads.PartRef(partNumber(XmlRequests.childText(part, "PartNumber").trim()),
                     XmlRequests.childText(part, "ETag"), checksums));
         }
+        // the checksum the client claims for the whole object, checked against the parts' composite
+        Map<String, String> claimed = new HashMap<>();
+        ctx.request().headers().forEach((name, value) -> {
+            String algorithm = ClientChecksums.algorithmOf(name);
+            if (algorithm != null) {
+                claimed.put(algorithm, value);
+            }
+        });
         ObjectMeta meta = uploads.complete(path.bucket(), path.key(), uploadId(ctx), refs,
-                Preconditions.writeCondition(ctx.request().headers()));
+                Preconditions.writeCondition(ctx.request().headers()), claimed);
         // the object's checksum and its type, as S3 answers them (COMPOSITE of the parts': ClientChecksums)
         StringBuilder checksum = checksums(meta.headers());
         String type = meta.headers().get(ClientChecksums.TYPE);

@@ -54,6 +54,28 @@ final class CompletionParts {
         return chosen;
     }
 
+    /**
+     * The object checksum a Complete claims ({@code x-amz-checksum-<algorithm>}, by algorithm) against the composite
+     * of {@code chosen}: a COMPOSITE claim ({@code <base64>-<part count>}) of an algorithm the node composes from the
+     * parts' checksums must equal it, else {@code BadDigest} and nothing is completed. Not checked: a full-object
+     * claim (no {@code -<count>}; the node keeps no full-object checksum of a multipart object) and an algorithm the
+     * parts were not uploaded with (CRC64NVME, mixed, none).
+     */
+    static void checkClaimed(Map<String, String> claimed, List<ObjectMeta> chosen) {
+        if (claimed.isEmpty()) {
+            return;
+        }
+        Map<String, String> composite = ClientChecksums.composite(chosen);
+        claimed.forEach((algorithm, value) -> {
+            String ours = composite.get(ClientChecksums.PREFIX + algorithm);
+            if (ours != null && value.trim().matches(".*-[0-9]+") && !ours.equals(value.trim())) {
+                throw new S3Exception(S3ErrorCode.BAD_DIGEST, "The " + algorithm.toUpperCase(Locale.ROOT)
+                        + " checksum you specified for the object (" + value.trim() + ") did not match the "
+                        + "composite of its parts' (" + ours + ").");
+            }
+        });
+    }
+
     private static String unquote(String etag) {
         String e = etag.trim();
         return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;

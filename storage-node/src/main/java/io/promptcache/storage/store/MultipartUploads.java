@@ -218,11 +218,17 @@ public final class MultipartUploads {
      */
     public ObjectMeta complete(String bucket, String key, String uploadId, List<PartRef> refs,
             WriteCondition condition) throws IOException {
+        return complete(bucket, key, uploadId, refs, condition, Map.of());
+    }
+
+    /** ... and checks the object checksum the Complete claims, if any ({@link CompletionParts#checkClaimed}). */
+    public ObjectMeta complete(String bucket, String key, String uploadId, List<PartRef> refs,
+            WriteCondition condition, Map<String, String> claimed) throws IOException {
         ObjectMeta again = completed.again(uploadId, bucket, key, entries);
         if (again != null) {
             return again; // a retry of a Complete that succeeded: the same answer
         }
-        ObjectMeta meta = join(bucket, key, uploadId, refs, condition);
+        ObjectMeta meta = join(bucket, key, uploadId, refs, condition, claimed);
         completed.add(uploadId, bucket, key, meta);
         return meta;
     }
@@ -232,15 +238,15 @@ public final class MultipartUploads {
      * ends (a Complete is a call that touches it). A client's AbortMultipartUpload may still come meanwhile, as on
      * S3: if it took the parts before they were read, the completion is {@code NoSuchUpload} (not a missing file).
      */
-    private ObjectMeta join(String bucket, String key, String uploadId, List<PartRef> refs, WriteCondition condition)
-            throws IOException {
+    private ObjectMeta join(String bucket, String key, String uploadId, List<PartRef> refs, WriteCondition condition,
+            Map<String, String> claimed) throws IOException {
         Upload upload;
         synchronized (locks.of(uploadId)) {
             upload = upload(bucket, key, uploadId);
             locks.completionStarted(uploadId);
         }
         try {
-            return join(bucket, key, uploadId, upload, refs, condition);
+            return join(bucket, key, uploadId, upload, refs, condition, claimed);
         } catch (NoSuchFileException e) {
             upload(bucket, key, uploadId); // NoSuchUpload if an abort took the parts
             throw e;
@@ -252,11 +258,12 @@ public final class MultipartUploads {
     }
 
     private ObjectMeta join(String bucket, String key, String uploadId, Upload upload, List<PartRef> refs,
-            WriteCondition condition) throws IOException {
+            WriteCondition condition, Map<String, String> claimed) throws IOException {
         entries.checkCondition(bucket, key, condition);
         Map<Integer, ObjectMeta> stored = new TreeMap<>();
         records.parts(uploadId).forEach(p -> stored.put(p.number(), p.meta()));
         List<ObjectMeta> chosen = CompletionParts.choose(refs, stored);
+        CompletionParts.checkClaimed(claimed, chosen);
         if (chosen.stream().anyMatch(ObjectMeta::isShared)) {
             return shared.complete(bucket, key, uploadId, upload, chosen, condition, locks.of(uploadId));
         }

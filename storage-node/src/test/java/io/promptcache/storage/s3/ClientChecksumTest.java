@@ -102,16 +102,24 @@ class ClientChecksumTest extends SdkBucketFixture {
                     assertThat(e.statusCode()).isEqualTo(400);
                     assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidPart");
                 });
-        CompleteMultipartUploadResponse done = s3.completeMultipartUpload(b -> b.bucket(bucket).key(key)
-                .uploadId(id).multipartUpload(m -> m.parts(
-                        CompletedPart.builder().partNumber(1).eTag(p1.eTag()).checksumCRC32(p1.checksumCRC32()).build(),
-                        CompletedPart.builder().partNumber(2).eTag(p2.eTag()).checksumCRC32(p2.checksumCRC32())
-                                .build())));
         // S3's composite checksum: the CRC32 of the parts' binary CRC32s, then "-<parts>", in the Complete's answer too
         CRC32 composite = new CRC32();
         composite.update(Base64.getDecoder().decode(p1.checksumCRC32()));
         composite.update(Base64.getDecoder().decode(p2.checksumCRC32()));
         String expected = base64((int) composite.getValue()) + "-2";
+        // a Complete claiming another composite checksum for the object is refused (issue 73: it was accepted)
+        String wrong = base64((int) composite.getValue() + 1) + "-2";
+        List<CompletedPart> parts = List.of(
+                CompletedPart.builder().partNumber(1).eTag(p1.eTag()).checksumCRC32(p1.checksumCRC32()).build(),
+                CompletedPart.builder().partNumber(2).eTag(p2.eTag()).checksumCRC32(p2.checksumCRC32()).build());
+        assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id)
+                .checksumCRC32(wrong).multipartUpload(m -> m.parts(parts))))
+                .isInstanceOfSatisfying(S3Exception.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(400);
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("BadDigest");
+                });
+        CompleteMultipartUploadResponse done = s3.completeMultipartUpload(b -> b.bucket(bucket).key(key)
+                .uploadId(id).checksumCRC32(expected).multipartUpload(m -> m.parts(parts)));
         assertThat(done.checksumCRC32()).isEqualTo(expected);
         assertThat(done.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
         HeadObjectResponse head = s3.headObject(b -> b.bucket(bucket).key(key).checksumMode(ChecksumMode.ENABLED));
