@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Long contexts, small blocks, large KV (issue 67): starts the stack on its embedded defaults (one node of 4 GiB,
 # requests up to 1,048,576 tokens), runs clients/python/examples/long_context_bench.py against it, stops it.
-# Usage: docs/benchmarks/long-contexts/run.sh [extra bench args, e.g. --shapes 8192:1:64 --lookups 100]
+# Usage: [INDEX_CONFIG=key=value] docs/benchmarks/long-contexts/run.sh [extra bench args, e.g. --shapes 8192:1:64]
+# (INDEX_CONFIG: one more index setting, e.g. promptcache.index.chain-memo-bytes=0 to measure without the chain memo)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 port=${PORT:-18080}
 log=$(mktemp -t long-contexts-up.XXXXXX)
 ./promptcache up --index-port "$port" --node-port $((port + 1000)) --gc-port $((port + 10)) \
-    --node-capacity 4GiB --index-config promptcache.index.max-tokens=1048576 >"$log" 2>&1 &
+    --node-capacity 4GiB --index-config promptcache.index.max-tokens=1048576 \
+    ${INDEX_CONFIG:+--index-config "$INDEX_CONFIG"} >"$log" 2>&1 &
 up=$!
 trap 'kill -TERM $up 2>/dev/null; wait $up 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 1 600); do

@@ -29,17 +29,22 @@ public final class PrefixChain {
     private final HashAlgorithm algorithm;
     private final byte[] hashes;
     private final int blocks;
+    /** The tokens of a token chain and their block size; null and 0 for an engine chain. */
+    private final TokenRun tokens;
+    private final int blockSize;
     /** Hashes the next block of a lazy chain; null once every hash is known. */
     private TokenHasher hasher;
     /** {@code h_0 .. h_computed} are in {@link #hashes}. */
     private int computed;
 
-    private PrefixChain(NamespaceId namespace, HashAlgorithm algorithm, byte[] hashes, int blocks, TokenHasher hasher,
-            int computed) {
+    private PrefixChain(NamespaceId namespace, HashAlgorithm algorithm, byte[] hashes, int blocks, TokenRun tokens,
+            int blockSize, TokenHasher hasher, int computed) {
         this.namespace = namespace;
         this.algorithm = algorithm;
         this.hashes = hashes;
         this.blocks = blocks;
+        this.tokens = tokens;
+        this.blockSize = blockSize;
         this.hasher = hasher;
         this.computed = computed;
     }
@@ -53,9 +58,7 @@ public final class PrefixChain {
     public static PrefixChain ofTokens(NamespaceId namespace, HashAlgorithm algorithm, int blockSize, int[] tokens,
             int tokenCount) {
         checkTokens(blockSize, tokenCount, tokens.length);
-        return ofBlocks(namespace, algorithm, blockSize, tokenCount / blockSize,
-                (block, input, offset) -> Bytes.putIntsLittleEndian(input, offset, tokens, block * blockSize,
-                        blockSize));
+        return ofRun(namespace, algorithm, blockSize, TokenRun.ofIds(tokens, tokenCount));
     }
 
     /**
@@ -66,9 +69,7 @@ public final class PrefixChain {
     public static PrefixChain ofTokenBytes(NamespaceId namespace, HashAlgorithm algorithm, int blockSize,
             byte[] tokens, int offset, int tokenCount) {
         checkTokens(blockSize, tokenCount, offset < 0 ? -1 : (tokens.length - offset) / 4);
-        int blockBytes = 4 * blockSize;
-        return ofBlocks(namespace, algorithm, blockSize, tokenCount / blockSize,
-                (block, input, at) -> System.arraycopy(tokens, offset + block * blockBytes, input, at, blockBytes));
+        return ofRun(namespace, algorithm, blockSize, TokenRun.ofBytes(tokens, offset, tokenCount));
     }
 
     private static void checkTokens(int blockSize, int tokenCount, int available) {
@@ -80,32 +81,26 @@ public final class PrefixChain {
         }
     }
 
-    /** Writes the little-endian bytes of block {@code block}'s tokens into {@code input} at {@code offset}. */
-    @FunctionalInterface
-    private interface BlockBytes {
-
-        void copy(int block, byte[] input, int offset);
-    }
-
-    private static PrefixChain ofBlocks(NamespaceId namespace, HashAlgorithm algorithm, int blockSize, int blocks,
-            BlockBytes source) {
+    private static PrefixChain ofRun(NamespaceId namespace, HashAlgorithm algorithm, int blockSize, TokenRun tokens) {
         int d = algorithm.digestLength();
+        int blocks = tokens.count() / blockSize;
         byte[] hashes = new byte[d * (blocks + 1)];
-        TokenHasher hasher = new TokenHasher(algorithm.newDigest(), source, new byte[Math.max(d + 4 * blockSize,
-                NamespaceId.LENGTH)], d, d + 4 * blockSize);
+        TokenHasher hasher = new TokenHasher(algorithm.newDigest(), tokens, blockSize,
+                new byte[Math.max(d + 4 * blockSize, NamespaceId.LENGTH)], d);
         namespace.copyTo(hasher.input, 0);
         hasher.digest.hash(hasher.input, NamespaceId.LENGTH, hashes, 0);
-        return new PrefixChain(namespace, algorithm, hashes, blocks, blocks == 0 ? null : hasher, 0);
+        return new PrefixChain(namespace, algorithm, hashes, blocks, tokens, blockSize, blocks == 0 ? null : hasher,
+                0);
     }
 
     /** What a lazy token chain needs to hash its next block. */
-    private record TokenHasher(HashAlgorithm.Digest digest, BlockBytes source, byte[] input, int d, int length) {
+    private record TokenHasher(HashAlgorithm.Digest digest, TokenRun tokens, int blockSize, byte[] input, int d) {
 
         /** {@code h_i} from {@code h_{i-1}} in {@code hashes}. */
         void hash(byte[] hashes, int i) {
             System.arraycopy(hashes, (i - 1) * d, input, 0, d);
-            source.copy(i - 1, input, d);
-            digest.hash(input, length, hashes, i * d);
+            tokens.copyLittleEndian((i - 1) * blockSize, blockSize, input, d);
+            digest.hash(input, d + 4 * blockSize, hashes, i * d);
         }
     }
 
@@ -117,6 +112,53 @@ public final class PrefixChain {
         if (computed == blocks) {
             hasher = null;
         }
+    }
+
+    /**
+     * How many leading blocks this token chain and {@code other} share: both in one namespace (so one algorithm and
+     * block size), their tokens equal that far. Their hashes are then equal that far too. 0 for an engine chain.
+     */
+    public int commonBlocks(PrefixChain other) {
+        if (tokens == null || other.tokens == null || !namespace.equals(other.namespace)) {
+            return 0;
+        }
+        return Math.min(tokens.common(other.tokens) / blockSize, Math.min(blocks, other.blocks));
+    }
+
+    /**
+     * Takes the hashes of this chain's first {@code blocks} blocks from {@code source} as far as {@code source} has
+     * computed them, instead of hashing them: {@code blocks} must be at most {@link #commonBlocks} of the two.
+     * Returns how many were taken. Call it before the chain is handed to others.
+     */
+    public int adopt(PrefixChain source, int blocks) {
+        if (blocks > commonBlocks(source)) {
+            throw new IllegalArgumentException(blocks + " blocks are more than the two chains share");
+        }
+        int d = algorithm.digestLength();
+        int taken;
+        synchronized (source) {
+            taken = Math.min(blocks, source.computed);
+            System.arraycopy(source.hashes, 0, hashes, 0, (taken + 1) * d);
+        }
+        synchronized (this) {
+            if (taken > computed) {
+                computed = taken;
+                if (computed == this.blocks) {
+                    hasher = null;
+                }
+            }
+        }
+        return taken;
+    }
+
+    /** How many blocks have been hashed (or adopted) so far. */
+    public synchronized int computedBlocks() {
+        return computed;
+    }
+
+    /** Bytes this chain holds on to: its hashes and the token array it reads. */
+    public long retainedBytes() {
+        return hashes.length + (tokens == null ? 0 : tokens.retainedBytes());
     }
 
     /**
@@ -144,7 +186,7 @@ public final class PrefixChain {
             System.arraycopy(engineHash, 0, input, head, engineHash.length);
             digest.hash(input, input.length, hashes, i * d);
         }
-        return new PrefixChain(namespace, algorithm, hashes, blocks, null, blocks);
+        return new PrefixChain(namespace, algorithm, hashes, blocks, null, 0, null, blocks);
     }
 
     public NamespaceId namespace() {

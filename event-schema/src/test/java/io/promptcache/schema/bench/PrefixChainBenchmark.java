@@ -47,17 +47,32 @@ public class PrefixChainBenchmark {
 
     private int[] prompt;
     private NamespaceId namespace;
+    /** The same prompt's chain, hashed to its end: what the index's chain memo keeps of a request. */
+    private PrefixChain kept;
 
     @Setup
     public void setUp() {
         prompt = new Random(42).ints(tokens, 0, 128_000).toArray();
         namespace = new NamespaceSpec("bench-model", "bf16", blockSize, "", 1, "bench", "", HashAlgorithm.SHA256)
                 .id();
+        kept = PrefixChain.ofTokens(namespace, HashAlgorithm.SHA256, blockSize, prompt.clone());
+        kept.key(kept.blocks());
     }
 
     @Benchmark
     public PrefixKey sha256() {
         PrefixChain chain = PrefixChain.ofTokens(namespace, HashAlgorithm.SHA256, blockSize, prompt);
+        return chain.key(chain.blocks());
+    }
+
+    /**
+     * The prompt sent again (the index's chain memo, docs/architecture.md): its tokens compared with the kept chain's,
+     * the shared hashes taken, the last key asked for.
+     */
+    @Benchmark
+    public PrefixKey sha256SentAgain() {
+        PrefixChain chain = PrefixChain.ofTokens(namespace, HashAlgorithm.SHA256, blockSize, prompt);
+        chain.adopt(kept, chain.commonBlocks(kept));
         return chain.key(chain.blocks());
     }
 

@@ -152,6 +152,49 @@ class PrefixChainTest {
     }
 
     @Test
+    void shouldAdoptTheHashesItSharesWithAnotherChainAsFarAsTheyAreComputed() {
+        // Given: a prompt of 40 blocks hashed to block 30, and one equal to it for 22 blocks and 3 tokens, then not;
+        // the first from token ids, the second from their little-endian bytes (the two request forms)
+        Random random = new Random(5);
+        int[] first = random.ints(4 * 40, 0, 50_000).toArray();
+        int[] second = first.clone();
+        second[22 * 4 + 3] ^= 1;
+        PrefixChain source = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, first);
+        source.hash(30);
+        byte[] bytes = littleEndian(second);
+        PrefixChain chain = PrefixChain.ofTokenBytes(NS, HashAlgorithm.SHA256, 4, bytes, 0, second.length);
+
+        // When
+        int common = chain.commonBlocks(source);
+        int taken = chain.adopt(source, common);
+
+        // Then: 22 blocks shared and taken, every hash of the chain what hashing its own tokens gives
+        assertThat(common).isEqualTo(22);
+        assertThat(taken).isEqualTo(22);
+        assertThat(chain.computedBlocks()).isEqualTo(22);
+        PrefixChain fresh = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, second);
+        for (int i = 0; i <= 40; i++) {
+            assertThat(chain.hash(i)).as("h_%d", i).isEqualTo(fresh.hash(i));
+        }
+        // only what the source had computed is taken; never more than the chains share; never across namespaces
+        PrefixChain lazySource = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, first);
+        lazySource.hash(7);
+        PrefixChain again = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, first);
+        assertThat(again.adopt(lazySource, again.commonBlocks(lazySource))).isEqualTo(7);
+        assertThat(again.hash(40)).isEqualTo(source.hash(40));
+        assertThatThrownBy(() -> PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, second).adopt(source, 23))
+                .isInstanceOf(IllegalArgumentException.class);
+        NamespaceId other = new NamespaceSpec("m", "bf16", 4, "", 1, "other-tenant", "", HashAlgorithm.SHA256).id();
+        assertThat(PrefixChain.ofTokens(other, HashAlgorithm.SHA256, 4, first).commonBlocks(source)).isZero();
+    }
+
+    private static byte[] littleEndian(int[] tokens) {
+        ByteBuffer buffer = ByteBuffer.allocate(4 * tokens.length).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.asIntBuffer().put(tokens);
+        return buffer.array();
+    }
+
+    @Test
     void shouldSeparateNamespaces() {
         int[] tokens = GoldenVectors.tokens(8, 1);
         NamespaceId other = new NamespaceSpec("m", "bf16", 4, "", 1, "other-tenant", "", HashAlgorithm.XXH3_128).id();

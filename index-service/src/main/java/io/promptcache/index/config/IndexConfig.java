@@ -30,6 +30,14 @@ public interface IndexConfig {
     @WithDefault("131072")
     int maxTokens();
 
+    /**
+     * Bytes of recent requests' prefix-hash chains kept so that a prompt sent again takes the hashes of the blocks
+     * it shares with one of them instead of hashing them (docs/architecture.md, "Chain memo"): the hashes and the
+     * token array of each chain. 0 turns the memo off.
+     */
+    @WithDefault("67108864")
+    long chainMemoBytes();
+
     /** Largest accepted number of engine block hashes in one request (413 above). */
     @WithDefault("8192")
     int maxBlockHashes();

@@ -10,14 +10,20 @@ public class PrefixMatcher {
 
     private final PrefixIndex stores;
     private final LongestPrefixSearch search;
+    private final ChainMemo memo;
 
-    PrefixMatcher(PrefixIndex stores, CollisionReport collisions) {
+    PrefixMatcher(PrefixIndex stores, CollisionReport collisions, ChainMemo memo) {
         this.stores = stores;
         this.search = new LongestPrefixSearch(collisions);
+        this.memo = memo;
     }
 
-    /** The longest live prefix of {@code chain} (a prefix with at least one block, or a miss). */
+    /**
+     * The longest live prefix of {@code chain} (a prefix with at least one block, or a miss); the chain first takes
+     * the hashes it shares with a recent request's ({@link ChainMemo}).
+     */
     public PrefixMatch longest(PrefixChain chain) {
+        memo.reuse(chain);
         return search.search(chain, stores);
     }
 }

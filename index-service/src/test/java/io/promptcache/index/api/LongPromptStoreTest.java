@@ -100,6 +100,12 @@ class LongPromptStoreTest extends NodeBackedTest {
         int[] other = prompt.clone();
         other[0] = other[0] + 1;
         lookup(ns, other).body("hit", equalTo(false));
+        // and the prompt was not hashed again for each of these lookups: the diverging one took its 524,291 shared
+        // hashes from the chain memo (docs/architecture.md, "Chain memo"), and what it answered above is exact
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        double taken = Double.parseDouble(metrics.replaceAll("(?s).*\npromptcache_lookup_chain_memo_blocks_total"
+                + "(?:\\{[^}]*})? ([0-9.E+]+).*", "$1"));
+        assertThat(taken).isGreaterThanOrEqualTo(524_291);
     }
 
     @Test
