@@ -42,13 +42,14 @@ def main() -> int:
     parser.add_argument("--api-key")
     parser.add_argument("--nginx", required=True, help="base URL of nginx serving --files")
     parser.add_argument("--files", required=True, help="directory holding 1g.bin and 4g.bin")
-    parser.add_argument("--cacert", help="CA of both servers (TLS)")
+    parser.add_argument("--cacert", help="CA of the stack (TLS: up --tls)")
+    parser.add_argument("--nginx-cacert", help="CA (or self-signed certificate) of nginx (TLS)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--label", default="plain")
     args = parser.parse_args()
     rows = []
     loads = []
-    with Client(args.url, api_key=args.api_key, timeout=600.0) as client:
+    with Client(args.url, api_key=args.api_key, timeout=600.0, ca_bundle=args.cacert) as client:
         ns = client.namespace(f"gib-reads@{os.getpid()}", "bf16", BLOCK)
         for name, size in (("1g.bin", GIB), ("4g.bin", 4 * GIB)):
             with open(os.path.join(args.files, name), "rb") as f, \
@@ -68,7 +69,7 @@ def main() -> int:
                                                ("nginx whole", f"{args.nginx}/{name}", whole),
                                                ("node half", hit.location, half),
                                                ("nginx half", f"{args.nginx}/{name}", half)):
-                    got, speed = curl(url, byte_range, args.cacert)
+                    got, speed = curl(url, byte_range, args.nginx_cacert if "nginx" in label else args.cacert)
                     expected = size if "whole" in label else size // 2
                     if got != expected:
                         raise SystemExit(f"{label} of {name}: {got} bytes, expected {expected}")

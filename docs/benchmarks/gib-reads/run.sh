@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # GiB-sized KV (issue 67): range GETs of 1 and 4 GiB objects from a storage node vs nginx serving the same bytes,
 # back to back, and the Python client's load rate at 1 GiB. Needs nginx (Debian: apt-get install nginx-light).
-# Usage: docs/benchmarks/gib-reads/run.sh [--rounds N]
+# With TLS=1: nginx serves HTTPS (a self-signed certificate, openssl), and the stack runs `up --tls` twice, back to
+# back, its node's TLS engine BoringSSL (promptcache.storage.tls.engine=openssl, the default), then the JDK's.
+# Without it, plain HTTP, the node as shipped, then with verify-on-read off (its cost), back to back.
+# Usage: [TLS=1] docs/benchmarks/gib-reads/run.sh [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 port=${PORT:-18080}
@@ -10,6 +13,16 @@ work=$(mktemp -d -t gib-reads.XXXXXX)
 head -c 1G /dev/urandom >"$work/1g.bin"
 head -c 4G /dev/urandom >"$work/4g.bin"
 chmod 755 "$work"; chmod 644 "$work"/*.bin  # nginx workers run as another user when started by root
+tls=${TLS:-0}
+listen="127.0.0.1:$nginx_port"
+scheme=http
+if [ "$tls" = 1 ]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+        -keyout "$work/nginx.key" -out "$work/nginx.pem" 2>/dev/null
+    chmod 644 "$work/nginx.key"
+    listen="127.0.0.1:$nginx_port ssl"
+    scheme=https
+fi
 cat >"$work/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -19,19 +32,48 @@ events { worker_connections 64; }
 http {
     access_log off;
     sendfile on;
-    server { listen 127.0.0.1:$nginx_port; root $work; }
+    server {
+        listen $listen;
+        root $work;
+        $( [ "$tls" = 1 ] && echo "ssl_certificate $work/nginx.pem; ssl_certificate_key $work/nginx.key;" )
+    }
 }
 CONF
 /usr/sbin/nginx -c "$work/nginx.conf" -p "$work" &
 nginx=$!
-./promptcache up --index-port "$port" --node-port $((port + 1000)) --gc-port $((port + 10)) \
-    --node-capacity 12GiB --index-config promptcache.index.max-tokens=1048576 >"$work/up.log" 2>&1 &
-up=$!
+up=
 trap 'kill -TERM $up $nginx 2>/dev/null; wait $up 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 600); do
-    curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
-    kill -0 $up 2>/dev/null || { cat "$work/up.log"; exit 1; }
-    sleep 1
-done
-python3 docs/benchmarks/gib-reads/gib_reads.py --url "http://127.0.0.1:$port" --nginx "http://127.0.0.1:$nginx_port" \
-    --files "$work" "$@"
+
+# one stack: started, measured, stopped
+run() {
+    local label=$1; shift
+    ./promptcache up --index-port "$port" --node-port $((port + 1000)) --gc-port $((port + 10)) \
+        --node-capacity 12GiB --index-config promptcache.index.max-tokens=1048576 "$@" >"$work/up.log" 2>&1 &
+    up=$!
+    local ca=
+    for _ in $(seq 1 600); do
+        if [ "$tls" = 1 ]; then
+            ca=$(sed -n 's/.*CA certificate \([^ ]*\) .*/\1/p' "$work/up.log" | head -1)
+            [ -n "$ca" ] && curl -sf --cacert "$ca" "https://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
+        else
+            curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
+        fi
+        kill -0 $up 2>/dev/null || { cat "$work/up.log"; exit 1; }
+        sleep 1
+    done
+    local extra=()
+    [ "$tls" = 1 ] && extra=(--cacert "$ca" --nginx-cacert "$work/nginx.pem")
+    python3 docs/benchmarks/gib-reads/gib_reads.py --url "$scheme://127.0.0.1:$port" \
+        --nginx "$scheme://127.0.0.1:$nginx_port" --files "$work" --label "$label" "${extra[@]}" "${ARGS[@]}"
+    kill -TERM $up; wait $up || true
+    up=
+}
+
+ARGS=("$@")
+if [ "$tls" = 1 ]; then
+    run "TLS, BoringSSL" --tls --node-config promptcache.storage.tls.engine=openssl
+    run "TLS, JDK" --tls --node-config promptcache.storage.tls.engine=jdk
+else
+    run plain
+    run "plain, verify-on-read off" --node-config promptcache.storage.verify-on-read=false
+fi

@@ -11,6 +11,7 @@ import io.promptcache.storage.store.Durability;
 import io.promptcache.storage.store.TierPolicy;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 /** Configuration of the storage node ({@code promptcache.storage.*}). */
 @ConfigMapping(prefix = "promptcache.storage")
@@ -143,6 +144,23 @@ public interface StorageConfig {
 
     /** Authentication of the S3 API. */
     Auth auth();
+
+    /**
+     * The TLS implementation of the HTTPS listener (when Quarkus' TLS registry gives it a key): {@code openssl}
+     * (BoringSSL through netty-tcnative, shipped with the node for linux-x86_64; range GETs over TLS go through the
+     * engine, not sendfile, and it encrypts them at a fraction of the JDK's CPU: docs/benchmarks/gib-reads) or
+     * {@code jdk}. Where the native library cannot load (another platform), {@code openssl} falls back to the JDK's,
+     * said in a WARN at start.
+     */
+    @WithName("tls.engine")
+    @WithDefault("openssl")
+    TlsEngineKind tlsEngine();
+
+    /** The TLS implementations {@link #tlsEngine()} chooses from. */
+    enum TlsEngineKind {
+        OPENSSL,
+        JDK
+    }
 
     /** {@code promptcache.storage.auth.*}. */
     interface Auth {
