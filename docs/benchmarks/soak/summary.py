@@ -31,6 +31,18 @@ def main(path):
         print(f"| {slot['number'] if slot['fault'] else 'end'} | {slot['fault'] or 'final checks'} "
               f"| {slot['target']} | {window(fig.get('before'))} | {window(fig.get('after'))} | {measured} "
               f"| {'; '.join(slot['violations']) or 'none'} |")
+    # a slot whose lookup p99 was not back in its window: the chat engines' p99 minute by minute from the fault's
+    # clearing, to see whether (and when) it came back
+    chat = report["perMinute"].get("chat", [])
+    for slot in report["slots"]:
+        if not any("p99 not back" in v for v in slot["violations"]):
+            continue
+        fig = slot["figures"]
+        cleared = int(fig["injectedAtS"]) + int(fig.get("clearedAfterMs", 0)) // 1000
+        minutes = [(i, m["lookupP99"]) for i, m in enumerate(chat) if cleared <= i * 60 < cleared + 420]
+        print()
+        print(f"slot {slot['number']}: chat lookup p99 per minute from {cleared} s (the fault cleared) on: "
+              + ", ".join(f"min {i}: {p99} ms" for i, p99 in minutes))
     totals = report["totals"]
     print()
     for key in ["requests", "objectsStored", "hitsChecked", "objectsBy", "wrongBytesServed", "answered500",
