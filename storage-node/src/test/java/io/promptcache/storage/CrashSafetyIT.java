@@ -91,6 +91,15 @@ class CrashSafetyIT {
         try (var parts = Files.list(data.resolve("tmp"))) {
             assertThat(parts).isEmpty();
         }
+        // and the start says how the previous run ended (readiness data, metrics): killed; then, after a graceful
+        // stop, clean
+        assertThat(node.readinessText("previousShutdown")).isEqualTo("unclean");
+        assertThat(new String(node.get("/q/metrics"), StandardCharsets.UTF_8))
+                .containsPattern("promptcache_previous_shutdown\\{state=\"unclean\",?} 1\\.0")
+                .containsPattern("promptcache_previous_shutdown\\{state=\"clean\",?} 0\\.0");
+        node.stop();
+        node.start();
+        assertThat(node.readinessText("previousShutdown")).isEqualTo("clean");
     }
 
     /** PUTs bodies of 256 KiB .. 4 MiB until stopped; records the MD5 of every body it starts sending. */

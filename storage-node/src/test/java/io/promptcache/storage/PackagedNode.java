@@ -117,6 +117,20 @@ final class PackagedNode implements AutoCloseable {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** SIGTERM: the node stops gracefully (its shutdown hook flushes and leaves its marker). */
+    void stop() throws InterruptedException {
+        process.destroy();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the node stopped within 60 s of SIGTERM").isTrue();
+    }
+
+    /** A text from the readiness data. */
+    String readinessText(String field) throws IOException {
+        String json = new String(get("/q/health/ready"), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*\"([^\"]*)\"").matcher(json);
+        assertThat(m.find()).as(field + " in " + json).isTrue();
+        return m.group(1);
+    }
+
     /** A number from the readiness data. */
     long readiness(String field) throws IOException {
         String json = new String(get("/q/health/ready"), StandardCharsets.UTF_8);

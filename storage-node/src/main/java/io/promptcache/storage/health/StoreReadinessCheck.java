@@ -47,9 +47,7 @@ public class StoreReadinessCheck implements HealthCheck {
                 .withData("ramUsedBytes", store.tierStats().ramUsedBytes())
                 .withData("ramCapacityBytes", store.tierStats().ramCapacityBytes())
                 .withData("writerQueueDepth", store.tierStats().writerQueueDepth())
-                .withData("previousShutdown", store.previousShutdownClean() == null
-                        ? "first start"
-                        : store.previousShutdownClean() ? "clean" : "unclean")
+                .withData("previousShutdown", store.previousShutdown().label())
                 .build();
     }
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.storage.store.ObjectStore;
+import io.promptcache.storage.store.PreviousShutdown;
 import io.promptcache.storage.store.TierStats;
 import io.quarkus.runtime.Startup;
 
@@ -16,6 +17,14 @@ public class TierMetrics {
 
     TierMetrics(MeterRegistry registry, ObjectStore store) {
         TierStats s = store.tierStats();
+        // how the previous run ended: 1 for the state this start found, 0 for the others (an alert on
+        // partial_flush or unclean after a restart)
+        for (PreviousShutdown state : PreviousShutdown.values()) {
+            Gauge.builder("promptcache.previous.shutdown", () -> store.previousShutdown() == state ? 1 : 0)
+                    .tag("state", state.label())
+                    .description("How the previous run on this data directory ended (the marker its stop left)")
+                    .register(registry);
+        }
         Gauge.builder("promptcache.ram.capacity.bytes", s, TierStats::ramCapacityBytes).baseUnit("bytes")
                 .register(registry);
         Gauge.builder("promptcache.ram.used.bytes", s, TierStats::ramUsedBytes).baseUnit("bytes").register(registry);

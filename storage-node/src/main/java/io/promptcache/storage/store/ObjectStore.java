@@ -2,7 +2,6 @@ package io.promptcache.storage.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +44,7 @@ public final class ObjectStore implements AutoCloseable {
     private final StoreOptions options;
     private final Tiers tiers;
     private final TierStats stats;
-    /** Null on the first start of a data directory. */
-    private final Boolean previousShutdownClean;
+    private final PreviousShutdown previousShutdown;
     private final ValidationReport validation;
     private final ExtentRefs refs;
     private final Trims trims;
@@ -62,7 +60,7 @@ public final class ObjectStore implements AutoCloseable {
     private ObjectStore(DataDirectory directory, StoreOptions options) {
         this.directory = directory;
         this.options = options;
-        this.previousShutdownClean = directory.fresh() ? null : consumeCleanShutdownMarker(directory);
+        this.previousShutdown = PreviousShutdown.consume(directory.cleanShutdownMarker(), directory.fresh());
         this.metadata = new MetadataStore(directory.meta(), options.durability() == Durability.PERSISTENT);
         this.refs = new ExtentRefs(metadata);
         this.trims = new Trims(directory, options);
@@ -110,9 +108,9 @@ public final class ObjectStore implements AutoCloseable {
         return options;
     }
 
-    /** Whether the previous run stopped cleanly (writer drained); null on the first start of the data directory. */
-    public Boolean previousShutdownClean() {
-        return previousShutdownClean;
+    /** How the previous run on this data directory ended. */
+    public PreviousShutdown previousShutdown() {
+        return previousShutdown;
     }
 
     /** Multipart uploads into this store. */
@@ -333,12 +331,10 @@ public final class ObjectStore implements AutoCloseable {
         trims.close();
         boolean clean = tiers.stop(options.drainTimeout());
         metadata.close();
-        if (clean) {
-            try {
-                Files.writeString(directory.cleanShutdownMarker(), "clean\n");
-            } catch (IOException e) {
-                LOG.warn("Could not write the clean-shutdown marker: {}", e.toString());
-            }
+        try {
+            PreviousShutdown.mark(directory.cleanShutdownMarker(), clean);
+        } catch (IOException e) {
+            LOG.warn("Could not write the shutdown marker: {}", e.toString());
         }
         LOG.info("Object store stopped {}: writer saves={} failures={} dedup_skips={} queue_full_fallbacks={}",
                 clean ? "cleanly" : "UNCLEANLY (bodies not yet on disk are lost)", stats.writerSaves(),
@@ -349,13 +345,5 @@ public final class ObjectStore implements AutoCloseable {
     @Override
     public void close() {
         stop();
-    }
-
-    private static Boolean consumeCleanShutdownMarker(DataDirectory directory) {
-        try {
-            return Files.deleteIfExists(directory.cleanShutdownMarker());
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

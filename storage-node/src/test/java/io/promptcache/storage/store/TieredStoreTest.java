@@ -100,7 +100,7 @@ class TieredStoreTest {
         assertThat(read("k1")).isEqualTo(bytes(10 * KIB, 99));
         assertThat(store.stop()).isTrue();
         store = ObjectStore.open(store.options());
-        assertThat(store.previousShutdownClean()).isTrue();
+        assertThat(store.previousShutdown()).isEqualTo(PreviousShutdown.CLEAN);
         assertThat(store.objectCount()).isEqualTo(7);
         assertThat(read("k1")).isEqualTo(bytes(10 * KIB, 99));
         assertThat(read("k7")).isEqualTo(bytes(100 * KIB, 7));
@@ -126,7 +126,7 @@ class TieredStoreTest {
         assertThat(store.stop()).isTrue();
         assertThat(objectFiles()).hasSize(4);
         store = ObjectStore.open(store.options());
-        assertThat(store.previousShutdownClean()).isTrue();
+        assertThat(store.previousShutdown()).isEqualTo(PreviousShutdown.CLEAN);
         assertThat(store.validation().missingEntriesCleaned()).isZero();
         assertThat(read("kd")).isEqualTo(bytes(300 * KIB, 4));
     }
