@@ -19,10 +19,9 @@ import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
  * (every one does when the broker restarts: "the thread is being fenced ... will rejoin") then takes its own place
  * back, where a dynamic member rejoined as a new member and the group waited for the old one until its rebalance
  * timeout ({@code max.poll.interval.ms}, 5 minutes) with no GC processing anything (one of the soak's two broker
- * restarts: docs/benchmarks/soak). A crashed
- * instance's tasks still move after {@code session.timeout.ms}. Set at run time from the instance id the service runs
- * with (a configuration source would be read when the application is built). Off when {@code disabled}; a
- * {@code group.instance.id} set in the Kafka Streams configuration wins.
+ * restarts: docs/benchmarks/soak). A crashed instance's tasks still move after {@code session.timeout.ms}. Set at
+ * run time from the instance id the service runs with (a configuration source would be read when the application is
+ * built). Off when {@code disabled}; a {@code group.instance.id} set in the Kafka Streams configuration wins.
  */
 public final class StaticMembership implements KafkaClientSupplier {
 

@@ -23,8 +23,9 @@ import io.promptcache.schema.key.PrefixKey;
  * them instead of hashing them again: at small block sizes hashing is most of a long prompt's lookup
  * (docs/architecture.md, "Chain memo"). Chains are found by their first key (namespace and first block), at most
  * {@link #PER_FIRST_KEY} per first key, the most recent first; the least recently used first keys go when the chains
- * hold more than {@code promptcache.index.chain-memo-bytes} (a chain larger than half of it is not kept). Tokens are compared exactly and only hashes a chain has
- * computed are taken (under its lock), so a chain holds what hashing its own tokens would give.
+ * hold more than {@code promptcache.index.chain-memo-bytes} (a chain larger than half of it is not kept). Tokens are
+ * compared exactly and only hashes a chain has computed are taken (under its lock), so a chain holds what hashing its
+ * own tokens would give.
  */
 @ApplicationScoped
 public class ChainMemo {
