@@ -10,7 +10,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Random;
 
 import jakarta.inject.Inject;
 
@@ -30,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The node serves HTTPS with BoringSSL by default (promptcache.storage.tls.engine=openssl): its native library loads
  * from the node's own dependencies on this platform, the listener is given it, and a client that trusts the node's
- * CA completes a TLS 1.3 handshake and gets its answer over it.
+ * CA completes a TLS 1.3 handshake and gets its answer over it. A body read from its file is sent over TLS in windows
+ * (no sendfile under TLS): whole and in part, byte for byte.
  */
 @QuarkusTest
 @TestProfile(TlsEngineTest.Https.class)
@@ -38,6 +41,8 @@ class TlsEngineTest {
 
     /** Where the profile writes the stores (the profile and the test may live in different class loaders). */
     private static final Path DIR = Path.of("target", "tls-engine-test");
+
+    private static final int MIB = 1 << 20;
 
     @TestHTTPResource(value = "/q/health/live", tls = true)
     URL live;
@@ -61,6 +66,32 @@ class TlsEngineTest {
         assertThat(answer.sslSession()).hasValueSatisfying(s -> assertThat(s.getProtocol()).isEqualTo("TLSv1.3"));
     }
 
+    @Test
+    void shouldSendBodyFilesOverTlsByteForByte() throws Exception {
+        HttpClient client = HttpClient.newBuilder().sslContext(TlsMaterial.trusting(DIR.resolve("ca.pem")))
+                .build();
+        URI bucket = live.toURI().resolve("/tls-bodies");
+        URI key = live.toURI().resolve("/tls-bodies/big");
+        byte[] body = new byte[24 * MIB + 12_345]; // bodies of more than the RAM tier's 1 MiB are read from files
+        new Random(67).nextBytes(body);
+        assertThat(client.send(HttpRequest.newBuilder(bucket).PUT(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+        assertThat(client.send(HttpRequest.newBuilder(key).PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+
+        HttpResponse<byte[]> whole = client.send(HttpRequest.newBuilder(key).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(whole.statusCode()).isEqualTo(200);
+        assertThat(whole.body()).isEqualTo(body);
+        // a range longer than what a check keeps in memory (4 MiB), starting and ending inside windows
+        long first = 100_001;
+        long last = 20L * MIB + 77;
+        HttpResponse<byte[]> part = client.send(HttpRequest.newBuilder(key).header("Range", "bytes=" + first + "-"
+                + last).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(part.statusCode()).isEqualTo(206);
+        assertThat(part.body()).isEqualTo(Arrays.copyOfRange(body, (int) first, (int) last + 1));
+    }
+
     /** An HTTPS listener on a random port with a throwaway CA's certificate (the plain one stays for the harness). */
     public static class Https implements QuarkusTestProfile {
 
@@ -78,7 +109,8 @@ class TlsEngineTest {
                 }
                 return Map.of("quarkus.tls.key-store.p12.path", dir.resolve("server.p12").toString(),
                         "quarkus.tls.key-store.p12.password", Files.readString(password),
-                        "quarkus.http.test-ssl-port", "0");
+                        "quarkus.http.test-ssl-port", "0",
+                        "promptcache.storage.tier.ram-capacity-bytes", Integer.toString(MIB));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -117,7 +117,8 @@ final class ReadHandlers {
         response.putHeader("Content-Length", Long.toString(length));
         if (segments.isEmpty()) {
             response.end();
-        } else if (segments.size() == 1 && segments.get(0).body().ram() == null) {
+        } else if (segments.size() == 1 && segments.get(0).body().ram() == null && !ctx.request().isSSL()) {
+            // sendfile: the kernel sends the file's pages (under TLS it cannot: the bytes are encrypted first)
             BodySegment only = segments.get(0);
             response.sendFile(only.body().file().toString(), only.offset(), only.length())
                     .onComplete(sent -> only.finished()) // the lease on the file goes once it is sent

@@ -6,15 +6,13 @@ import io.netty.buffer.ByteBuf;
 import io.promptcache.storage.store.BodySegment;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.impl.BufferImpl;
-import io.vertx.core.file.AsyncFile;
-import io.vertx.core.file.OpenOptions;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Writes a response body made of several segments, in order, as one response: RAM segments as off-heap slices
- * (no copy), file segments streamed with backpressure. A single file segment is sent with sendfile instead (see
- * {@link ReadHandlers}). The status and headers are written before the first byte, so a failure midway can only cut
+ * Writes a response body made of segments, in order, as one response: RAM segments as off-heap slices (no copy),
+ * file segments in windows with backpressure ({@link FileWindows}). A single file segment on a plain connection is
+ * sent with sendfile instead (see {@link ReadHandlers}). The status and headers are written before the first byte, so a failure midway can only cut
  * the connection: the client sees fewer bytes than Content-Length, never wrong ones.
  */
 final class SegmentWriter {
@@ -58,14 +56,7 @@ final class SegmentWriter {
                         return Future.succeededFuture();
                     });
         }
-        return ctx.vertx().fileSystem().open(segment.body().file().toString(), new OpenOptions().setRead(true)
-                .setWrite(false).setCreate(false)).compose(file -> pipe(file, segment, response));
-    }
-
-    private static Future<Void> pipe(AsyncFile file, BodySegment segment, HttpServerResponse response) {
-        file.setReadPos(segment.offset()).setReadLength(segment.length());
-        return file.pipe().endOnComplete(false).endOnFailure(false).to(response)
-                .eventually(() -> file.close());
+        return FileWindows.send(ctx.vertx(), response, segment);
     }
 
     /** Segments from {@code from} on were not sent and still hold their RAM views. */

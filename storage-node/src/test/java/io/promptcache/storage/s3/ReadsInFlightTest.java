@@ -95,6 +95,33 @@ class ReadsInFlightTest extends SdkBucketFixture {
         assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("c")).asByteArray()).isEqualTo(continuation);
     }
 
+    @Test
+    void shouldLetGoOfTheFilesOfAReadWhoseClientWentAway() throws Exception {
+        // Given: a continuation sharing 20 MiB of its parent's file, then 4 MiB of its own: its GET is sent in
+        // windows, file by file
+        byte[] parent = S3SdkTest.bytes(24 * MIB, 24);
+        s3.putObject(b -> b.bucket(bucket).key("p2"), RequestBody.fromBytes(parent));
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("c2")).uploadId();
+        String copied = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("p2").destinationBucket(bucket)
+                .destinationKey("c2").uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (20 * MIB - 1)))
+                .copyPartResult().eTag();
+        String uploaded = s3.uploadPart(b -> b.bucket(bucket).key("c2").uploadId(id).partNumber(2),
+                RequestBody.fromBytes(S3SdkTest.bytes(4 * MIB, 25))).eTag();
+        s3.completeMultipartUpload(b -> b.bucket(bucket).key("c2").uploadId(id).multipartUpload(m -> m.parts(
+                CompletedPart.builder().partNumber(1).eTag(copied).build(),
+                CompletedPart.builder().partNumber(2).eTag(uploaded).build())));
+
+        // When: a client reads its first MiB and goes away (the rest still to send: the node waits on the socket)
+        try (var in = s3.getObject(b -> b.bucket(bucket).key("c2"))) {
+            assertThat(in.readNBytes(MIB)).isEqualTo(Arrays.copyOf(parent, MIB));
+            assertThat(store.filesBeingRead()).as("the read holds its file").isPositive();
+            in.abort();
+        }
+
+        // Then: the read is over for the node too: it holds no file any more
+        await().atMost(java.time.Duration.ofSeconds(10)).until(() -> store.filesBeingRead() == 0);
+    }
+
     /** A RAM tier too small for these bodies: they are read from their files. */
     public static class BodiesOnDisk implements QuarkusTestProfile {
 
