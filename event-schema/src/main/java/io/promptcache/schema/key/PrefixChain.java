@@ -27,7 +27,13 @@ public final class PrefixChain {
 
     private final NamespaceId namespace;
     private final HashAlgorithm algorithm;
-    private final byte[] hashes;
+    /**
+     * {@code h_0 .. h_computed}: only {@code h_0} until a block is hashed or adopted, then room for every block (a
+     * lookup that reuses a recent chain allocates none: at block size 1 a 128k-token chain is 4 MiB). May be another
+     * chain's array ({@link #adopt}), of which this chain is a prefix: every hash written there at an index is the
+     * one both chains' tokens give.
+     */
+    private byte[] hashes;
     private final int blocks;
     /** The tokens of a token chain and their block size; null and 0 for an engine chain. */
     private final TokenRun tokens;
@@ -84,7 +90,7 @@ public final class PrefixChain {
     private static PrefixChain ofRun(NamespaceId namespace, HashAlgorithm algorithm, int blockSize, TokenRun tokens) {
         int d = algorithm.digestLength();
         int blocks = tokens.count() / blockSize;
-        byte[] hashes = new byte[d * (blocks + 1)];
+        byte[] hashes = new byte[d]; // h_0; the rest once a block is hashed
         TokenHasher hasher = new TokenHasher(algorithm.newDigest(), tokens, blockSize,
                 new byte[Math.max(d + 4 * blockSize, NamespaceId.LENGTH)], d);
         namespace.copyTo(hasher.input, 0);
@@ -106,6 +112,9 @@ public final class PrefixChain {
 
     /** Hashes the chain up to {@code h_i}. */
     private synchronized void hashTo(int i) {
+        if (computed < i && hashes.length < algorithm.digestLength() * (blocks + 1)) {
+            hashes = Arrays.copyOf(hashes, algorithm.digestLength() * (blocks + 1));
+        }
         while (computed < i) {
             hasher.hash(hashes, ++computed);
         }
@@ -128,7 +137,9 @@ public final class PrefixChain {
     /**
      * Takes the hashes of this chain's first {@code blocks} blocks from {@code source} as far as {@code source} has
      * computed them, instead of hashing them: {@code blocks} must be at most {@link #commonBlocks} of the two.
-     * Returns how many were taken. Call it before the chain is handed to others.
+     * Returns how many were taken. When they share all of this chain's blocks (the same prompt again, or a prefix of
+     * it), this chain uses the source's array instead of a copy: both then write the same hash at any index either
+     * computes. Call it before the chain is handed to others.
      */
     public int adopt(PrefixChain source, int blocks) {
         if (blocks > commonBlocks(source)) {
@@ -136,12 +147,22 @@ public final class PrefixChain {
         }
         int d = algorithm.digestLength();
         int taken;
+        byte[] adopted;
         synchronized (source) {
             taken = Math.min(blocks, source.computed);
-            System.arraycopy(source.hashes, 0, hashes, 0, (taken + 1) * d);
+            if (taken == 0) {
+                return 0;
+            }
+            if (blocks == this.blocks) {
+                adopted = source.hashes; // room for every block of the source, so for each of this chain's
+            } else {
+                adopted = new byte[d * (this.blocks + 1)];
+                System.arraycopy(source.hashes, 0, adopted, 0, (taken + 1) * d);
+            }
         }
         synchronized (this) {
             if (taken > computed) {
+                hashes = adopted;
                 computed = taken;
                 if (computed == this.blocks) {
                     hasher = null;
@@ -156,9 +177,12 @@ public final class PrefixChain {
         return computed;
     }
 
-    /** Bytes this chain holds on to: its hashes and the token array it reads. */
+    /**
+     * Bytes this chain holds on to: its hashes (as many as it has blocks, allocated or not yet: a chain kept is
+     * hashed on) and the token array it reads.
+     */
     public long retainedBytes() {
-        return hashes.length + (tokens == null ? 0 : tokens.retainedBytes());
+        return (long) algorithm.digestLength() * (blocks + 1) + (tokens == null ? 0 : tokens.retainedBytes());
     }
 
     /**
@@ -205,9 +229,11 @@ public final class PrefixChain {
     /** {@code h_i} (a copy), for {@code 0 <= i <= blocks()}; {@code h_0} is the namespace root. */
     public byte[] hash(int i) {
         checkIndex(i, 0);
-        hashTo(i);
         int d = algorithm.digestLength();
-        return Arrays.copyOfRange(hashes, i * d, (i + 1) * d);
+        synchronized (this) {
+            hashTo(i);
+            return Arrays.copyOfRange(hashes, i * d, (i + 1) * d);
+        }
     }
 
     /** The {@code prefixes} key of the prefix of the first {@code i} blocks, {@code 1 <= i <= blocks()}. */

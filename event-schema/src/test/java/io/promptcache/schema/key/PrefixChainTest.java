@@ -3,6 +3,7 @@ package io.promptcache.schema.key;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -182,6 +183,14 @@ class PrefixChainTest {
         PrefixChain again = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, first);
         assertThat(again.adopt(lazySource, again.commonBlocks(lazySource))).isEqualTo(7);
         assertThat(again.hash(40)).isEqualTo(source.hash(40));
+        // the same prompt (or a prefix of it) uses the source's hashes as they are; hashing on writes what each
+        // chain's tokens give, so the source still answers its own
+        assertThat(lazySource.hash(40)).isEqualTo(source.hash(40));
+        PrefixChain prefix = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, Arrays.copyOf(first, 4 * 20));
+        assertThat(prefix.adopt(lazySource, prefix.commonBlocks(lazySource))).isEqualTo(20);
+        for (int i = 0; i <= 20; i++) {
+            assertThat(prefix.hash(i)).as("h_%d", i).isEqualTo(source.hash(i));
+        }
         assertThatThrownBy(() -> PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 4, second).adopt(source, 23))
                 .isInstanceOf(IllegalArgumentException.class);
         NamespaceId other = new NamespaceSpec("m", "bf16", 4, "", 1, "other-tenant", "", HashAlgorithm.SHA256).id();
