@@ -84,7 +84,7 @@ public class LookupService {
         }
         List<LookupResult.Alternate> others = new ArrayList<>(object.getNodesCount() - 1);
         for (String nodeId : object.getNodesList()) {
-            NodeStatus other = nodeId.equals(first.getNodeId()) ? null : nodes.serving(nodeId);
+            NodeStatus other = nodeId.equals(first.getNodeId()) ? null : nodes.serving(object, nodeId);
             if (other != null) {
                 others.add(new LookupResult.Alternate(storage.getUrl(other, object.getBucket(), object.getKey()),
                         nodeId));

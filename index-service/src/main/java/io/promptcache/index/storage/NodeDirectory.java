@@ -2,9 +2,12 @@ package io.promptcache.index.storage;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.proto.NodeStatus;
@@ -33,16 +36,22 @@ public class NodeDirectory {
     private final NodeProbes probes;
     private final NodeLiveness liveness;
     private final long stallToleranceMs;
+    private final LongAdder retiringSkipped = new LongAdder();
     /** {@code now - judgedAt} as of {@link #offsetAtMs}: how far back heartbeats are judged. */
     private volatile long offsetMs;
     private volatile long offsetAtMs;
 
-    NodeDirectory(NodeFeed feed, ExternalEndpoints externals, NodeProbes probes, IndexConfig config) {
+    NodeDirectory(NodeFeed feed, ExternalEndpoints externals, NodeProbes probes, IndexConfig config,
+            MeterRegistry registry) {
         this.feed = feed;
         this.externals = externals;
         this.probes = probes;
         this.liveness = NodeLiveness.ofIntervals(config.storage().livenessIntervals());
         this.stallToleranceMs = config.storage().feedStallTolerance().toMillis();
+        FunctionCounter.builder("promptcache.lookup.retiring.skipped", retiringSkipped, LongAdder::sum)
+                .description("Copies of objects not served because their node listed them as retiring (about to "
+                        + "delete them)")
+                .register(registry);
     }
 
     /** The node of that id if it is LIVE now (its objects may be read), else null. */
@@ -61,7 +70,7 @@ public class NodeDirectory {
      */
     public NodeStatus servingCopy(ObjectRecord object) {
         for (String nodeId : object.getNodesList()) {
-            NodeStatus node = serving(nodeId);
+            NodeStatus node = serving(object, nodeId);
             if (node != null) {
                 return node;
             }
@@ -73,12 +82,30 @@ public class NodeDirectory {
     public List<NodeStatus> servingCopies(ObjectRecord object) {
         List<NodeStatus> copies = new ArrayList<>(object.getNodesCount());
         for (String nodeId : object.getNodesList()) {
-            NodeStatus node = serving(nodeId);
+            NodeStatus node = serving(object, nodeId);
             if (node != null) {
                 copies.add(node);
             }
         }
         return copies;
+    }
+
+    /**
+     * The node of that id if it is LIVE now and serves its copy of {@code object}: not one the node listed as
+     * retiring (about to delete it: docs/architecture.md, "Retiring"), else null.
+     */
+    public NodeStatus serving(ObjectRecord object, String nodeId) {
+        NodeStatus node = serving(nodeId);
+        if (node != null && feed.retiring(nodeId, object.getBucket(), object.getKey())) {
+            retiringSkipped.increment();
+            return null;
+        }
+        return node;
+    }
+
+    /** Copies not served because their node retires them, since start. */
+    public long retiringSkipped() {
+        return retiringSkipped.sum();
     }
 
     /** Whether a new object may go to {@code node} now (LIVE and UP). */

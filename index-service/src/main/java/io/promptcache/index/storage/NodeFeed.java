@@ -27,12 +27,19 @@ import io.quarkus.runtime.StartupEvent;
  * behind a backlog of prefix records made a node that was up and heartbeating look silent ("0 live") for as long as
  * the backlog lasted (docs/architecture.md, "Node liveness"). Read from the topic's beginning at start (compacted:
  * one record per node), so a restarted replica knows its nodes within a second of connecting, before its global
- * stores are restored. A null value forgets the node; an unreadable record goes to {@code dead-letters}.
+ * stores are restored. A null value forgets the node; an unreadable record goes to {@code dead-letters}. The objects a
+ * node lists as retiring are remembered for {@link #RETIRING_KEPT_MS} after it last listed them: they are not served
+ * (docs/architecture.md, "Retiring").
  */
 @ApplicationScoped
 public class NodeFeed {
 
+    /** How long a retiring object is remembered after its node last listed it (its deletion and tombstone follow). */
+    static final long RETIRING_KEPT_MS = 10 * 60_000;
+
     private final Map<String, NodeStatus> nodes = new ConcurrentHashMap<>();
+    /** Node id -> {@code bucket/key} of its retiring objects -> when last listed (this replica's clock). */
+    private final Map<String, Map<String, Long>> retiring = new ConcurrentHashMap<>();
     private final LongAdder unreadable = new LongAdder();
     private final KafkaProducers producers;
     private final TopicReader reader;
@@ -61,6 +68,12 @@ public class NodeFeed {
         return List.copyOf(nodes.values());
     }
 
+    /** Whether {@code nodeId} listed {@code bucket/key} as retiring within {@link #RETIRING_KEPT_MS}. */
+    public boolean retiring(String nodeId, String bucket, String key) {
+        Map<String, Long> listed = retiring.get(nodeId);
+        return listed != null && !listed.isEmpty() && listed.containsKey(bucket + "/" + key);
+    }
+
     /** Read the topic up to where it ended at start: every node that had sent a heartbeat is known. */
     public boolean caughtUp() {
         return reader.caughtUp();
@@ -87,9 +100,25 @@ public class NodeFeed {
         }
         if (status == null) {
             nodes.remove(id.value());
+            retiring.remove(id.value());
         } else {
             nodes.put(id.value(), status);
+            remember(id.value(), status, System.currentTimeMillis());
         }
+    }
+
+    private void remember(String nodeId, NodeStatus status, long nowMs) {
+        Map<String, Long> listed = retiring.get(nodeId);
+        if (listed == null) {
+            if (status.getRetiringCount() == 0) {
+                return;
+            }
+            listed = retiring.computeIfAbsent(nodeId, n -> new ConcurrentHashMap<>());
+        }
+        for (String name : status.getRetiringList()) {
+            listed.put(name, nowMs);
+        }
+        listed.values().removeIf(seen -> nowMs - seen > RETIRING_KEPT_MS);
     }
 
     @PreDestroy

@@ -1,6 +1,7 @@
 package io.promptcache.storage.cluster;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -85,6 +86,10 @@ public class NodeHeartbeat {
     }
 
     void start(@Observes StartupEvent event) {
+        if (!(config.retireAhead() >= 0 && config.retireAhead() < 1)) {
+            throw new IllegalArgumentException("promptcache.storage.retire-ahead is a share of the capacity, from 0 "
+                    + "(off) to below 1: " + config.retireAhead());
+        }
         Object bootstrap = kafkaConfig.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
         if (bootstrap == null || bootstrap.toString().isBlank()) {
             LOG.warn("No Kafka configured (kafka.bootstrap.servers is unset): node {} serves S3 but publishes no "
@@ -151,6 +156,10 @@ public class NodeHeartbeat {
 
     /** The status this node publishes now. */
     NodeStatus status(NodeState state) {
+        return status(state, store.retiring());
+    }
+
+    private NodeStatus status(NodeState state, List<String> retiring) {
         return NodeStatus.newBuilder().setSchemaVersion(SchemaVersion.CURRENT).setNodeId(nodeId.value())
                 .setEndpoint(endpoint()).setCapacityBytes(store.capacityBytes()).setUsedBytes(store.usedBytes())
                 .setLogicalUsedBytes(store.logicalBytes()).setReclaimableBytes(reclaimableBytes())
@@ -159,7 +168,8 @@ public class NodeHeartbeat {
                 .setRamCapacityBytes(store.tierStats().ramCapacityBytes())
                 .setRamUsedBytes(store.tierStats().ramUsedBytes()).setRamHitRatio(store.tierStats().ramHitRatio())
                 .setWriterQueueDepth(store.tierStats().writerQueueDepth())
-                .setReclaimsOnDemand(store.options().reclaimOnDemand()).setPrefixPuts(config.prefixPuts()).build();
+                .setReclaimsOnDemand(store.options().reclaimOnDemand()).setPrefixPuts(config.prefixPuts())
+                .addAllRetiring(retiring).build();
     }
 
     /**
@@ -180,18 +190,33 @@ public class NodeHeartbeat {
 
     private void publish(NodeState state) {
         publishedAtMs = System.currentTimeMillis();
+        if (state == NodeState.NODE_STATE_UP) {
+            retireAhead(); // before the reclaims go: the retired objects it deletes now are among them
+        }
         reclaims.send();
+        List<String> retiring = store.retiring();
         try {
-            producer.send(new ProducerRecord<>(topic, nodeId, status(state)), (metadata, error) -> {
+            producer.send(new ProducerRecord<>(topic, nodeId, status(state, retiring)), (metadata, error) -> {
                 if (error != null) {
                     warning.failed(error);
                 } else {
                     warning.delivered();
                     delivered = true;
+                    // the index replicas read it within a poll: these may be deleted a second from now
+                    store.retiringAnnounced(retiring, System.currentTimeMillis());
                 }
             });
         } catch (RuntimeException e) {
             warning.failed(e);
+        }
+    }
+
+    /** {@link ObjectStore#retireAhead}; a failure is logged, never the end of the heartbeats. */
+    private void retireAhead() {
+        try {
+            store.retireAhead((long) (config.retireAhead() * store.capacityBytes()), reclaimableBytes());
+        } catch (RuntimeException e) {
+            LOG.warn("Node {} could not retire objects ahead of need: {}", nodeId, e.toString(), e);
         }
     }
 

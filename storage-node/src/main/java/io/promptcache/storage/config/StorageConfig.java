@@ -103,6 +103,16 @@ public interface StorageConfig {
     Duration selfEvictAfter();
 
     /**
+     * Retire ahead of need (docs/architecture.md, "Retiring"): when the node's room (free bytes, plus what the GC's
+     * marks and the retiring objects free) is under this share of its capacity, it picks its own least recently used
+     * objects by the {@code selfEvictAfter} rules, lists them in its heartbeats so that the index stops serving them,
+     * and deletes them a second after at the earliest: when a write needs room, or once retired for
+     * {@code selfEvictAfter}. 0: off (the node then deletes its own objects only when a write needs room, unannounced).
+     */
+    @WithDefault("0.05")
+    double retireAhead();
+
+    /**
      * Abort a multipart upload that no call touched (created, or a part stored) for this long, as S3's
      * AbortIncompleteMultipartUpload lifecycle rule does: what an interrupted store left stops holding capacity and
      * the parent bytes its copied parts reference. A client that comes back later gets {@code 404 NoSuchUpload}.

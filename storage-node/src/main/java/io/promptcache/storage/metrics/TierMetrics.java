@@ -57,6 +57,13 @@ public class TierMetrics {
         counter(registry, "promptcache.storage.self.evicted", s, TierStats::selfEvicted,
                 "Objects this node deleted for room on its own, least recently used first, when nothing the GC marked"
                         + " was left (sent on the reclaims topic, then tombstoned by the GC)");
+        counter(registry, "promptcache.storage.retired", s, TierStats::retiredDeleted,
+                "Objects this node retired ahead of need (listed in its heartbeats, so the index stopped serving them)"
+                        + " and then deleted");
+        Gauge.builder("promptcache.storage.retiring", store, ObjectStore::retiringCount)
+                .description("Objects this node retires now: listed in its heartbeats, deleted a second later at the"
+                        + " earliest")
+                .register(registry);
         Gauge.builder("promptcache.storage.files.read", store, ObjectStore::filesBeingRead)
                 .description("Body files a range GET is sending from now: their delete or trim waits for it")
                 .register(registry);

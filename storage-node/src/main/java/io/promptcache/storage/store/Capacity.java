@@ -12,8 +12,8 @@ import io.vertx.core.Context;
 
 /**
  * Room on demand: a write reserves its bytes ({@link Allocation}) before any is written; when they do not fit, room
- * is made in {@link RoomOrder}'s order - objects the GC marked (evicted,
- * then eviction candidates), then the node's own least recently used objects unused for
+ * is made in {@link RoomOrder}'s order - objects the GC evicted, objects this node retired and announced
+ * ({@link #retireAhead}), the GC's eviction candidates, then the node's own least recently used objects unused for
  * {@link StoreOptions#selfEvictAfter()} - each deleted through {@link Entries} (under its commit lock) and reported in
  * {@link #reclaimed()} for the heartbeats.
  */
@@ -51,9 +51,15 @@ final class Capacity {
         return reclaimed;
     }
 
+    /** The objects this node retires ahead of need. */
+    Retiring retiring() {
+        return room.retiring();
+    }
+
     /**
-     * Reserves capacity; when it is short, first deletes objects the GC marked ({@link Reclaimables}: evicted ones,
-     * then eviction candidates), then its own least recently used objects unused for {@link StoreOptions#selfEvictAfter()}
+     * Reserves capacity; when it is short, first deletes objects the GC evicted, then those it retired and announced
+     * ({@link Retiring}), then the GC's eviction candidates ({@link Reclaimables}), then its own least recently used
+     * objects unused for {@link StoreOptions#selfEvictAfter()}
      * ({@link Recency}); with none left, waits up to {@link StoreOptions#reclaimWait()} for the GC to mark more or for
      * deletes to free room (never on an event loop), then refuses with {@code InsufficientStorage}.
      */
@@ -73,7 +79,8 @@ final class Capacity {
     private void makeRoom(long bytes) {
         long deadline = 0;
         while (!allocation.tryReserve(bytes)) {
-            if (options.reclaimOnDemand() && (reclaimOne() || evictOwn())) {
+            if (options.reclaimOnDemand()
+                    && (reclaimOne(true) || deleteRetired(0) || reclaimOne(false) || evictOwn())) {
                 continue;
             }
             if (!options.reclaimOnDemand() || options.reclaimWait().isZero() || Context.isOnEventLoopThread()) {
@@ -92,11 +99,15 @@ final class Capacity {
 
     /**
      * Deletes the first marked object in deletion order that frees bytes (an evicted object goes even if it frees
-     * none: nothing serves it); false if none is left. A deleted candidate is logged for the heartbeats.
+     * none: nothing serves it); with {@code evictedOnly}, only an evicted one; false if none is left. A deleted
+     * candidate is logged for the heartbeats.
      */
-    private boolean reclaimOne() {
+    private boolean reclaimOne(boolean evictedOnly) {
         Reclaimables.Candidate next = null;
         while ((next = room.nextMarked(next)) != null) {
+            if (evictedOnly && !next.evicted()) {
+                return false; // the evicted ones come first
+            }
             if (!next.evicted() && freedBy(next) == 0) {
                 // from what the mark remembered of the object's body (the set follows every commit and delete): no
                 // metadata read for the candidates that free nothing, most of them when continuations share their
@@ -150,6 +161,67 @@ final class Capacity {
             }
         }
         return false;
+    }
+
+    /**
+     * Deletes the first retired object that may go ({@link Retiring#deletable}: announced to the index) and frees
+     * bytes; with {@code retiredForMs} &gt; 0, only one retired at least that long. False if none is left. Reported like
+     * the node's own deletions (the GC tombstones it; the index stopped serving it when it was announced).
+     */
+    boolean deleteRetired(long retiredForMs) {
+        long now = System.currentTimeMillis();
+        for (Retiring.Entry next : room.retiring().deletable(now, retiredForMs)) {
+            synchronized (entries.commitLock(next.bucket(), next.key())) {
+                ObjectMeta current = entries.current(next.bucket(), next.key(), next.versionId());
+                if (current == null) {
+                    room.retiring().forget(next.bucket(), next.key()); // replaced or deleted meanwhile
+                    continue;
+                }
+                if (freedBy(current) == 0) {
+                    // its bytes are now shared with objects that stay: deleting it makes no room, it stops retiring
+                    room.retiring().forget(next.bucket(), next.key());
+                    continue;
+                }
+                entries.remove(next.bucket(), next.key(), current);
+                stats.retiredDeleted.increment();
+                reclaimed.add(next.bucket(), next.key(), now);
+                LOG.debug("Deleted {}/{}, retired {} ms ago", next.bucket(), next.key(), now - next.chosenAtMs());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Retires ahead of need (docs/architecture.md, "Retiring"): while the room this node has or is promised - free
+     * bytes, {@code reclaimable} (what the GC's marks free) and what the retiring objects free - is under
+     * {@code targetRoom}, retires its own least recently used object that frees bytes and was not used for
+     * {@link StoreOptions#selfEvictAfter()} (never a pinned one), up to {@link Retiring#MAX} retiring. Returns how
+     * many it retired now. Off without room on demand or self-eviction.
+     */
+    int retireAhead(long targetRoom, long reclaimable) {
+        if (!options.reclaimOnDemand() || options.selfEvictAfter().isZero() || targetRoom <= 0) {
+            return 0;
+        }
+        Retiring retiring = room.retiring();
+        long have = allocation.capacityBytes() - allocation.allocated() + reclaimable + retiring.freesBytes();
+        long now = System.currentTimeMillis();
+        long newest = now - options.selfEvictAfter().toMillis();
+        int retired = 0;
+        Recency.Entry next = null;
+        while (have < targetRoom && retiring.size() < Retiring.MAX && (next = room.nextOwn(next)) != null
+                && next.lastUseMs() <= newest) {
+            if (retiring.contains(next.bucket(), next.key())) {
+                continue;
+            }
+            ObjectMeta current = entries.current(next.bucket(), next.key(), next.versionId());
+            long frees = current == null ? 0 : freedBy(current);
+            if (frees > 0 && retiring.add(next.bucket(), next.key(), next.versionId(), frees, now)) {
+                have += frees;
+                retired++;
+            }
+        }
+        return retired;
     }
 
     /**

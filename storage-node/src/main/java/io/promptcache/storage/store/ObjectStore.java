@@ -283,7 +283,6 @@ public final class ObjectStore implements AutoCloseable {
         return new ObjectLister(metadata).list(bucket, prefix, delimiter, startAfter, maxKeys);
     }
 
-    /** The eviction candidates and own objects this node deleted for writes lately (heartbeats report them). */
     /** Body files a range read is sending from now (their deletes and trims wait for it). */
     public int filesBeingRead() {
         return trims.readers().files();
@@ -294,8 +293,36 @@ public final class ObjectStore implements AutoCloseable {
         return trims.readers().deferred();
     }
 
+    /** The eviction candidates and own objects this node deleted for writes lately (heartbeats report them). */
     public ReclaimLog reclaimed() {
         return capacity.reclaimed();
+    }
+
+    /**
+     * Retires objects ahead of need while the node's room is under {@code targetRoomBytes} (docs/architecture.md,
+     * "Retiring"), then deletes those retired for the self-eviction age; the heartbeat calls it before it lists
+     * {@link #retiring()}. {@code reclaimableBytes}: what the GC's marks free ({@link #reclaimableBytes()}).
+     */
+    public void retireAhead(long targetRoomBytes, long reclaimableBytes) {
+        capacity.retireAhead(targetRoomBytes, reclaimableBytes);
+        while (capacity.deleteRetired(options.selfEvictAfter().toMillis())) {
+            // each deleted one is reported on reclaims
+        }
+    }
+
+    /** The {@code bucket/key} of each object this node retires: what its heartbeats list. */
+    public List<String> retiring() {
+        return capacity.retiring().names();
+    }
+
+    /** How many objects retire now. */
+    public int retiringCount() {
+        return capacity.retiring().size();
+    }
+
+    /** A heartbeat listing {@code names} ({@link #retiring()}) was delivered at {@code atMs}. */
+    public void retiringAnnounced(List<String> names, long atMs) {
+        capacity.retiring().announced(names, atMs);
     }
 
     /**

@@ -4,19 +4,22 @@ import java.util.List;
 
 /**
  * The order in which a write short of room deletes objects on this node: the objects the GC evicted (in their grace
- * window), then the GC's eviction candidates ({@link Reclaimables}), then, when the GC marked nothing left to delete,
- * the node's own least recently used objects past an age limit ({@link Recency}). Kept in step with every commit and
- * delete, and rebuilt from the index at startup.
+ * window), then the objects the node retired and announced ({@link Retiring}: the index no longer serves them), then
+ * the GC's eviction candidates ({@link Reclaimables}), then, when nothing of these is left, the node's own least
+ * recently used objects past an age limit ({@link Recency}). Kept in step with every commit and delete, and rebuilt
+ * from the index at startup (but the retiring set, which lives in memory).
  */
 final class RoomOrder {
 
     private final Reclaimables marked = new Reclaimables();
     private final Recency own = new Recency();
+    private final Retiring retiring = new Retiring();
 
     /** {@code bucket/key} is now {@code meta}. */
     void update(String bucket, String key, ObjectMeta meta) {
         marked.update(bucket, key, meta);
         own.update(bucket, key, meta);
+        retiring.update(bucket, key, meta.fileId());
     }
 
     /** {@code bucket/key} was read whole at {@code nowMs}. */
@@ -38,6 +41,11 @@ final class RoomOrder {
     void forget(String bucket, String key) {
         marked.forget(bucket, key);
         own.forget(bucket, key);
+        retiring.forget(bucket, key);
+    }
+
+    Retiring retiring() {
+        return retiring;
     }
 
     /** The next object the GC marked after {@code previous} (null: the first), or null. */

@@ -13,6 +13,7 @@ public final class TierStats {
     final LongAdder corruptOnRead = new LongAdder();
     final LongAdder reclaimedEarly = new LongAdder();
     final LongAdder selfEvicted = new LongAdder();
+    final LongAdder retiredDeleted = new LongAdder();
     final LongAdder reclaimWaits = new LongAdder();
     final LongAdder trimmed = new LongAdder();
     final LongAdder deletes = new LongAdder();
@@ -27,6 +28,11 @@ public final class TierStats {
     /** Objects this node deleted for room on its own (nothing the GC marked was left). */
     public long selfEvicted() {
         return selfEvicted.sum();
+    }
+
+    /** Objects this node retired ahead of need (announced to the index first), then deleted. */
+    public long retiredDeleted() {
+        return retiredDeleted.sum();
     }
 
     /** Objects the GC had evicted, deleted before the end of their grace window to make room for a write. */

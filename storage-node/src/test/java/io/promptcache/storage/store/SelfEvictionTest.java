@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class SelfEvictionTest {
 
-    private static final int SIZE = 40_000;
+    static final int SIZE = 40_000;
     private static final String NS = "0123456789abcdef0123456789abcdef";
-    private static final Duration AGE = Duration.ofMillis(300);
+    static final Duration AGE = Duration.ofMillis(300);
 
     @TempDir
     Path data;
@@ -117,11 +117,11 @@ class SelfEvictionTest {
         return ObjectStore.open(StoreOptions.diskOnly(data, Durability.BEST_EFFORT, capacity).withSelfEvictAfter(AGE));
     }
 
-    private static String key() {
+    static String key() {
         return NS + "/" + ObjectId.generate();
     }
 
-    private static void put(ObjectStore store, String key, Map<String, String> metadata) throws IOException {
+    static void put(ObjectStore store, String key, Map<String, String> metadata) throws IOException {
         byte[] body = ObjectStoreTest.randomBytes(SIZE, key.hashCode());
         try (ObjectUpload upload = store.beginPut("kv-b", key, body.length, "application/octet-stream", metadata)) {
             upload.write(body, 0, body.length);
