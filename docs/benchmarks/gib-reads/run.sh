@@ -4,7 +4,8 @@
 # With TLS=1: nginx serves HTTPS (a self-signed certificate, openssl), and the stack runs `up --tls` twice, back to
 # back, its node's TLS engine BoringSSL (promptcache.storage.tls.engine=openssl, the default), then the JDK's.
 # Without it, plain HTTP, the node as shipped, then with verify-on-read off (its cost), back to back.
-# Usage: [TLS=1] docs/benchmarks/gib-reads/run.sh [--rounds N]
+# TLS_ENGINES (default "openssl jdk") chooses the engines.
+# Usage: [TLS=1 [TLS_ENGINES=openssl]] docs/benchmarks/gib-reads/run.sh [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 port=${PORT:-18080}
@@ -41,38 +42,26 @@ http {
 CONF
 /usr/sbin/nginx -c "$work/nginx.conf" -p "$work" &
 nginx=$!
+source docs/benchmarks/stack-up.sh
 up=
-trap 'kill -TERM $up $nginx 2>/dev/null; wait $up 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'stop_stack; kill -TERM $nginx 2>/dev/null; rm -rf "$work"' EXIT
 
 # one stack: started, measured, stopped
 run() {
     local label=$1; shift
-    ./promptcache up --index-port "$port" --node-port $((port + 1000)) --gc-port $((port + 10)) \
-        --node-capacity 12GiB --index-config promptcache.index.max-tokens=1048576 "$@" >"$work/up.log" 2>&1 &
-    up=$!
-    local ca=
-    for _ in $(seq 1 600); do
-        if [ "$tls" = 1 ]; then
-            ca=$(sed -n 's/.*CA certificate \([^ ]*\) .*/\1/p' "$work/up.log" | head -1)
-            [ -n "$ca" ] && curl -sf --cacert "$ca" "https://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
-        else
-            curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break
-        fi
-        kill -0 $up 2>/dev/null || { cat "$work/up.log"; exit 1; }
-        sleep 1
-    done
+    start_stack "$work/up.log" "$port" --node-capacity 12GiB --index-config promptcache.index.max-tokens=1048576 "$@"
     local extra=()
     [ "$tls" = 1 ] && extra=(--cacert "$ca" --nginx-cacert "$work/nginx.pem")
     python3 docs/benchmarks/gib-reads/gib_reads.py --url "$scheme://127.0.0.1:$port" \
         --nginx "$scheme://127.0.0.1:$nginx_port" --files "$work" --label "$label" "${extra[@]}" "${ARGS[@]}"
-    kill -TERM $up; wait $up || true
-    up=
+    stop_stack
 }
 
 ARGS=("$@")
 if [ "$tls" = 1 ]; then
-    run "TLS, BoringSSL" --tls --node-config promptcache.storage.tls.engine=openssl
-    run "TLS, JDK" --tls --node-config promptcache.storage.tls.engine=jdk
+    for engine in ${TLS_ENGINES:-openssl jdk}; do
+        run "TLS, $engine" --tls --node-config promptcache.storage.tls.engine="$engine"
+    done
 else
     run plain
     run "plain, verify-on-read off" --node-config promptcache.storage.verify-on-read=false
