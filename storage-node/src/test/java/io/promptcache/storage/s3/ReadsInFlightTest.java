@@ -63,17 +63,8 @@ class ReadsInFlightTest extends SdkBucketFixture {
     void shouldServeAWholeSlowReadOfATailTrimmedUnderIt() throws Exception {
         // Given: a 24 MiB parent, and a continuation sharing its first MiB
         byte[] parent = S3SdkTest.bytes(24 * MIB, 22);
-        s3.putObject(b -> b.bucket(bucket).key("p"), RequestBody.fromBytes(parent));
-        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("c")).uploadId();
-        String copied = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("p").destinationBucket(bucket)
-                .destinationKey("c").uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (MIB - 1)))
-                .copyPartResult().eTag();
         byte[] fresh = S3SdkTest.bytes(100_000, 23);
-        String uploaded = s3.uploadPart(b -> b.bucket(bucket).key("c").uploadId(id).partNumber(2),
-                RequestBody.fromBytes(fresh)).eTag();
-        s3.completeMultipartUpload(b -> b.bucket(bucket).key("c").uploadId(id).multipartUpload(m -> m.parts(
-                CompletedPart.builder().partNumber(1).eTag(copied).build(),
-                CompletedPart.builder().partNumber(2).eTag(uploaded).build())));
+        continuation("p", parent, "c", MIB, fresh);
         long usedBefore = store.usedBytes();
 
         // When: a slow read of the parent's last 20 MiB (the tail only it reads), and the parent deleted a second
@@ -100,16 +91,7 @@ class ReadsInFlightTest extends SdkBucketFixture {
         // Given: a continuation sharing 20 MiB of its parent's file, then 4 MiB of its own: its GET is sent in
         // windows, file by file
         byte[] parent = S3SdkTest.bytes(24 * MIB, 24);
-        s3.putObject(b -> b.bucket(bucket).key("p2"), RequestBody.fromBytes(parent));
-        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key("c2")).uploadId();
-        String copied = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("p2").destinationBucket(bucket)
-                .destinationKey("c2").uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (20 * MIB - 1)))
-                .copyPartResult().eTag();
-        String uploaded = s3.uploadPart(b -> b.bucket(bucket).key("c2").uploadId(id).partNumber(2),
-                RequestBody.fromBytes(S3SdkTest.bytes(4 * MIB, 25))).eTag();
-        s3.completeMultipartUpload(b -> b.bucket(bucket).key("c2").uploadId(id).multipartUpload(m -> m.parts(
-                CompletedPart.builder().partNumber(1).eTag(copied).build(),
-                CompletedPart.builder().partNumber(2).eTag(uploaded).build())));
+        continuation("p2", parent, "c2", 20 * MIB, S3SdkTest.bytes(4 * MIB, 25));
 
         // When: a client reads its first MiB and goes away (the rest still to send: the node waits on the socket)
         try (var in = s3.getObject(b -> b.bucket(bucket).key("c2"))) {
@@ -120,6 +102,23 @@ class ReadsInFlightTest extends SdkBucketFixture {
 
         // Then: the read is over for the node too: it holds no file any more
         await().atMost(java.time.Duration.ofSeconds(10)).until(() -> store.filesBeingRead() == 0);
+    }
+
+    /**
+     * Stores {@code parent} as {@code parentKey}, then {@code key}: its first {@code shared} bytes copied from it (by
+     * reference), then {@code fresh}.
+     */
+    private void continuation(String parentKey, byte[] parent, String key, int shared, byte[] fresh) {
+        s3.putObject(b -> b.bucket(bucket).key(parentKey), RequestBody.fromBytes(parent));
+        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+        String copied = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey(parentKey).destinationBucket(bucket)
+                .destinationKey(key).uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (shared - 1)))
+                .copyPartResult().eTag();
+        String uploaded = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(id).partNumber(2),
+                RequestBody.fromBytes(fresh)).eTag();
+        s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id).multipartUpload(m -> m.parts(
+                CompletedPart.builder().partNumber(1).eTag(copied).build(),
+                CompletedPart.builder().partNumber(2).eTag(uploaded).build())));
     }
 
     /** A RAM tier too small for these bodies: they are read from their files. */
