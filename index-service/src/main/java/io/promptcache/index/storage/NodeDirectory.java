@@ -103,11 +103,6 @@ public class NodeDirectory {
         return node;
     }
 
-    /** Copies not served because their node retires them, since start. */
-    public long retiringSkipped() {
-        return retiringSkipped.sum();
-    }
-
     /** Whether a new object may go to {@code node} now (LIVE and UP). */
     public boolean takesWrites(NodeStatus node) {
         if (node.hasExternal()) {

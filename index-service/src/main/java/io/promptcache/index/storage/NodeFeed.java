@@ -68,7 +68,10 @@ public class NodeFeed {
         return List.copyOf(nodes.values());
     }
 
-    /** Whether {@code nodeId} listed {@code bucket/key} as retiring within {@link #RETIRING_KEPT_MS}. */
+    /**
+     * Whether {@code nodeId} listed {@code bucket/key} as retiring in a heartbeat read within {@link #RETIRING_KEPT_MS}
+     * of its latest (what is older goes as each heartbeat of that node is read).
+     */
     public boolean retiring(String nodeId, String bucket, String key) {
         Map<String, Long> listed = retiring.get(nodeId);
         return listed != null && !listed.isEmpty() && listed.containsKey(bucket + "/" + key);
