@@ -173,12 +173,9 @@ final class Capacity {
         for (Retiring.Entry next : room.retiring().deletable(now, retiredForMs)) {
             synchronized (entries.commitLock(next.bucket(), next.key())) {
                 ObjectMeta current = entries.current(next.bucket(), next.key(), next.versionId());
-                if (current == null) {
-                    room.retiring().forget(next.bucket(), next.key()); // replaced or deleted meanwhile
-                    continue;
-                }
-                if (freedBy(current) == 0) {
-                    // its bytes are now shared with objects that stay: deleting it makes no room, it stops retiring
+                if (current == null || freedBy(current) == 0) {
+                    // replaced or deleted meanwhile, or its bytes are now shared with objects that stay (deleting it
+                    // makes no room): it stops retiring
                     room.retiring().forget(next.bucket(), next.key());
                     continue;
                 }
@@ -196,18 +193,17 @@ final class Capacity {
      * Retires ahead of need (docs/architecture.md, "Retiring"): while the room this node has or is promised - free
      * bytes, {@code reclaimable} (what the GC's marks free) and what the retiring objects free - is under
      * {@code targetRoom}, retires its own least recently used object that frees bytes and was not used for
-     * {@link StoreOptions#selfEvictAfter()} (never a pinned one), up to {@link Retiring#MAX} retiring. Returns how
-     * many it retired now. Off without room on demand or self-eviction.
+     * {@link StoreOptions#selfEvictAfter()} (never a pinned one), up to {@link Retiring#MAX} retiring. Off without
+     * room on demand or self-eviction.
      */
-    int retireAhead(long targetRoom, long reclaimable) {
+    void retireAhead(long targetRoom, long reclaimable) {
         if (!options.reclaimOnDemand() || options.selfEvictAfter().isZero() || targetRoom <= 0) {
-            return 0;
+            return;
         }
         Retiring retiring = room.retiring();
         long have = allocation.capacityBytes() - allocation.allocated() + reclaimable + retiring.freesBytes();
         long now = System.currentTimeMillis();
         long newest = now - options.selfEvictAfter().toMillis();
-        int retired = 0;
         Recency.Entry next = null;
         while (have < targetRoom && retiring.size() < Retiring.MAX && (next = room.nextOwn(next)) != null
                 && next.lastUseMs() <= newest) {
@@ -218,10 +214,8 @@ final class Capacity {
             long frees = current == null ? 0 : freedBy(current);
             if (frees > 0 && retiring.add(next.bucket(), next.key(), next.versionId(), frees, now)) {
                 have += frees;
-                retired++;
             }
         }
-        return retired;
     }
 
     /**

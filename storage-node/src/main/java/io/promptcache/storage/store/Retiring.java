@@ -27,25 +27,21 @@ final class Retiring {
      * @param announcedAtMs when a heartbeat listing it was first delivered; 0 until then
      */
     record Entry(String bucket, String key, String versionId, long freesBytes, long chosenAtMs, long announcedAtMs) {
-
-        String name() {
-            return bucket + "/" + key;
-        }
     }
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
     private long freesBytes;
 
     synchronized boolean contains(String bucket, String key) {
-        return entries.containsKey(bucket + "/" + key);
+        return entries.containsKey(name(bucket, key));
     }
 
     /** Retires {@code versionId} of {@code bucket/key}; false if it already retires or {@link #MAX} do. */
     synchronized boolean add(String bucket, String key, String versionId, long frees, long nowMs) {
-        if (entries.size() >= MAX || entries.containsKey(bucket + "/" + key)) {
+        if (entries.size() >= MAX || entries.containsKey(name(bucket, key))) {
             return false;
         }
-        entries.put(bucket + "/" + key, new Entry(bucket, key, versionId, frees, nowMs, 0));
+        entries.put(name(bucket, key), new Entry(bucket, key, versionId, frees, nowMs, 0));
         freesBytes += frees;
         return true;
     }
@@ -83,7 +79,7 @@ final class Retiring {
 
     /** {@code bucket/key} was deleted (or replaced: a new version is a new object to the node). */
     synchronized void forget(String bucket, String key) {
-        Entry e = entries.remove(bucket + "/" + key);
+        Entry e = entries.remove(name(bucket, key));
         if (e != null) {
             freesBytes -= e.freesBytes();
         }
@@ -91,10 +87,15 @@ final class Retiring {
 
     /** {@code bucket/key} is now version {@code versionId}: a retiring object replaced stops retiring. */
     synchronized void update(String bucket, String key, String versionId) {
-        Entry e = entries.get(bucket + "/" + key);
+        Entry e = entries.get(name(bucket, key));
         if (e != null && !e.versionId().equals(versionId)) {
             forget(bucket, key);
         }
+    }
+
+    /** How a heartbeat names an object: {@code bucket/key}. */
+    private static String name(String bucket, String key) {
+        return bucket + "/" + key;
     }
 
     synchronized int size() {
