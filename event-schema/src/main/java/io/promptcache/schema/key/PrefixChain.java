@@ -28,10 +28,10 @@ public final class PrefixChain {
     private final NamespaceId namespace;
     private final HashAlgorithm algorithm;
     /**
-     * {@code h_0 .. h_computed}: only {@code h_0} until a block is hashed or adopted, then room for every block (a
-     * lookup that reuses a recent chain allocates none: at block size 1 a 128k-token chain is 4 MiB). May be another
-     * chain's array ({@link #adopt}), of which this chain is a prefix: every hash written there at an index is the
-     * one both chains' tokens give.
+     * {@code h_0 .. h_computed}: only {@code h_0} until a block is hashed or adopted, then grown as far as hashes are
+     * asked for (a lookup that reuses a recent chain allocates no room for its blocks: at block size 1 a 128k-token
+     * chain is 4 MiB). May be another chain's array ({@link #adopt}), of which this chain is a prefix: every hash
+     * written there at an index is the one both chains' tokens give, and a chain that outgrows it copies it.
      */
     private byte[] hashes;
     private final int blocks;
@@ -110,10 +110,16 @@ public final class PrefixChain {
         }
     }
 
-    /** Hashes the chain up to {@code h_i}. */
+    /**
+     * Hashes the chain up to {@code h_i}. The array grows to at least twice its length (at most room for every block),
+     * so hashing a few blocks (the chain memo asks for the first key of every request before it takes a kept chain's
+     * array) allocates a few hashes, not room for all, and hashing every block copies at most as much again.
+     */
     private synchronized void hashTo(int i) {
-        if (computed < i && hashes.length < algorithm.digestLength() * (blocks + 1)) {
-            hashes = Arrays.copyOf(hashes, algorithm.digestLength() * (blocks + 1));
+        int d = algorithm.digestLength();
+        if (computed < i && hashes.length < d * (i + 1)) {
+            hashes = Arrays.copyOf(hashes, (int) Math.min((long) d * (blocks + 1),
+                    Math.max((long) d * (i + 1), 2L * hashes.length)));
         }
         while (computed < i) {
             hasher.hash(hashes, ++computed);
@@ -154,7 +160,7 @@ public final class PrefixChain {
                 return 0;
             }
             if (blocks == this.blocks) {
-                adopted = source.hashes; // room for every block of the source, so for each of this chain's
+                adopted = source.hashes; // this chain hashes on in it, or in a copy once it outgrows it
             } else {
                 adopted = new byte[d * (this.blocks + 1)];
                 System.arraycopy(source.hashes, 0, adopted, 0, (taken + 1) * d);

@@ -66,12 +66,13 @@ public class PrefixChainBenchmark {
     }
 
     /**
-     * The prompt sent again (the index's chain memo, docs/architecture.md): its tokens compared with the kept chain's,
-     * the shared hashes taken, the last key asked for.
+     * The prompt sent again (the index's chain memo, docs/architecture.md): its first key asked for (the memo finds
+     * kept chains by it), its tokens compared with the kept chain's, the shared hashes taken, the last key asked for.
      */
     @Benchmark
     public PrefixKey sha256SentAgain() {
         PrefixChain chain = PrefixChain.ofTokens(namespace, HashAlgorithm.SHA256, blockSize, prompt);
+        chain.key(1);
         chain.adopt(kept, chain.commonBlocks(kept));
         return chain.key(chain.blocks());
     }

@@ -197,6 +197,35 @@ class PrefixChainTest {
         assertThat(PrefixChain.ofTokens(other, HashAlgorithm.SHA256, 4, first).commonBlocks(source)).isZero();
     }
 
+    @Test
+    void shouldAllocateRoomForTheHashesItComputesOnly() {
+        // Given: a 131,072-token prompt at block size 1 (SHA-256: 4 MiB of hashes), hashed to its end once (kept)
+        int[] tokens = new Random(9).ints(131_072, 0, 128_000).toArray();
+        PrefixChain kept = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 1, tokens.clone());
+        kept.key(kept.blocks());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+                .getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+
+        // When: the same prompt again, as the chain memo takes it: its first key, the kept hashes, its last key
+        long before = threads.getThreadAllocatedBytes(thread);
+        PrefixChain again = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 1, tokens);
+        PrefixKey first = again.key(1);
+        again.adopt(kept, again.commonBlocks(kept));
+        PrefixKey last = again.key(again.blocks());
+        long allocated = threads.getThreadAllocatedBytes(thread) - before;
+
+        // Then: a few hashes and the keys asked for, no room for the 131,072 blocks of its own
+        assertThat(first).isEqualTo(kept.key(1));
+        assertThat(last).isEqualTo(kept.key(kept.blocks()));
+        assertThat(allocated).as("bytes allocated").isLessThan(64 << 10);
+        // hashing on from a few blocks grows the array as far as needed, every hash the one its tokens give
+        PrefixChain fresh = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 1, tokens);
+        fresh.key(1);
+        assertThat(fresh.key(fresh.blocks())).isEqualTo(last);
+        assertThat(fresh.hash(70_000)).isEqualTo(kept.hash(70_000));
+    }
+
     private static byte[] littleEndian(int[] tokens) {
         ByteBuffer buffer = ByteBuffer.allocate(4 * tokens.length).order(ByteOrder.LITTLE_ENDIAN);
         buffer.asIntBuffer().put(tokens);
