@@ -1,5 +1,6 @@
 """The client against a real stack (./promptcache up in api-key mode): every call, bytes checked block for block."""
 
+import array
 import contextlib
 import http.server
 import json
@@ -75,6 +76,19 @@ class ClientTest(unittest.TestCase):
 
         # the same prompt again stores nothing
         self.assertTrue(self.ns.store(tokens, kv, BYTES_PER_BLOCK).deduplicated)
+
+    def test_token_ids_as_int32_buffers_are_the_same_prompt(self) -> None:
+        tokens, kv = prompt(4, self.seed), kv_bytes(4, self.seed)
+        # stored from an array('i') with a trailing partial block, looked up as a list, an array, a memoryview and
+        # an int64 array (encoded id by id): one object, one answer
+        stored = self.ns.store(array.array("i", tokens + [7, 8]), kv, BYTES_PER_BLOCK)
+        answers = {(hit.object_id, hit.blocks) for hit in (
+            self.ns.lookup(tokens), self.ns.lookup(array.array("i", tokens)),
+            self.ns.lookup(memoryview(array.array("i", tokens))), self.ns.lookup(array.array("q", tokens)))}
+        self.assertEqual(answers, {(stored.object_id, 4)})
+        self.assertTrue(self.ns.store(tokens, kv, BYTES_PER_BLOCK).deduplicated)
+        with self.assertRaises(OverflowError):
+            self.ns.lookup([1 << 31])
 
     def test_a_continuation_uploads_only_the_new_blocks(self) -> None:
         turn1, kv1 = prompt(4, self.seed), kv_bytes(4, self.seed)
