@@ -5,10 +5,15 @@ Stores one object per size (random bytes, the same ones nginx serves from a file
 it up, then alternates ``--rounds`` rounds of: curl GET of the whole object and of its first half from the node
 (the presigned ``location`` the lookup answered, with its Range), and the same two GETs from nginx. Each GET is one
 curl process writing to /dev/null; its rate is curl's ``speed_download``. Then ``ns.load(hit, into=buffer)`` of the
-1 GiB hit ``--rounds`` times into one reused buffer. Prints Markdown tables (median of the rounds).
+1 GiB hit ``--rounds`` times into one reused buffer. Then ``--rounds`` rounds of PUTs of each file: to the node as
+a store's upload (a reservation of a new prompt, ``curl -T`` of the file to the upload URL it answered, the commit)
+and to nginx (WebDAV ``PUT`` into a directory on the same disk); their rate is curl's ``speed_upload``. Prints
+Markdown tables (median of the rounds).
 """
 
 import argparse
+import base64
+import array
 import mmap
 import os
 import statistics
@@ -36,6 +41,32 @@ def curl(url, byte_range, cacert=None):
     return size, speed
 
 
+def curl_put(url, path, cacert=None):
+    """PUTs the file at ``path`` to ``url`` with one curl process; returns its rate in GiB/s."""
+    command = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{size_upload} %{speed_upload}",
+               "-H", "Content-Type: application/octet-stream", "-T", path, url]
+    if cacert:
+        command[1:1] = ["--cacert", cacert]
+    out = subprocess.run(command, check=True, capture_output=True, text=True, timeout=900).stdout.split()
+    status, size, speed = int(out[0]), int(out[1]), float(out[2])
+    if status not in (200, 201, 204) or size != os.path.getsize(path):
+        raise SystemExit(f"PUT {url} answered {status} after {size} bytes")
+    return speed / GIB
+
+
+def node_put(client, ns, path, size, seed, cacert):
+    """A store of the file's bytes as a new prompt's object, its upload sent by curl: the node's PUT rate."""
+    ids = array.array("i", (hash((seed, i)) & 0x7FFF for i in range(TOKENS)))
+    head = {"tokenBytes": base64.b64encode(ids.tobytes()).decode("ascii"),
+            "layout": {"bytesPerBlock": size // (TOKENS // BLOCK)}}
+    _, reservation = client._http.json("POST", f"{ns._base}/reservations", head)
+    if reservation.get("deduplicated") or reservation["bytes"] != size:
+        raise SystemExit(f"the reservation for {path} answered {reservation}")
+    rate = curl_put(reservation["uploadUrl"], path, cacert)
+    client._http.json("POST", f"{client.url}{reservation['commitPath']}", dict(head, node=reservation["node"]))
+    return rate
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True)
@@ -49,6 +80,7 @@ def main() -> int:
     args = parser.parse_args()
     rows = []
     loads = []
+    puts = {}
     with Client(args.url, api_key=args.api_key, timeout=600.0, ca_bundle=args.cacert) as client:
         ns = client.namespace(f"gib-reads@{os.getpid()}", "bf16", BLOCK)
         for name, size in (("1g.bin", GIB), ("4g.bin", 4 * GIB)):
@@ -85,6 +117,13 @@ def main() -> int:
                 with open(os.path.join(args.files, name), "rb") as f:
                     if f.read() != bytes(buffer):
                         raise SystemExit("the 1 GiB load's bytes differ from the stored ones")
+                del buffer
+            path = os.path.join(args.files, name)
+            for r in range(args.rounds):
+                puts.setdefault(name, {"node": [], "nginx": []})
+                puts[name]["node"].append(node_put(client, ns, path, size, (name, r), args.cacert))
+                puts[name]["nginx"].append(curl_put(f"{args.nginx}/put/{name}", path, args.nginx_cacert))
+                os.remove(os.path.join(args.files, "put", name))
     print(f"| {args.label} | store | node whole GiB/s | nginx whole GiB/s | node / nginx | node half GiB/s "
           "| nginx half GiB/s | node / nginx |")
     print("|---|---|---|---|---|---|---|---|")
@@ -95,6 +134,12 @@ def main() -> int:
     print()
     print(f"Python client `ns.load` of the 1 GiB hit into a reused buffer ({args.label}): median "
           f"{statistics.median(loads):.2f} GiB/s over {len(loads)} loads (min {min(loads):.2f}, max {max(loads):.2f})")
+    print()
+    print(f"| {args.label}, PUT | node GiB/s | nginx GiB/s | node / nginx |")
+    print("|---|---|---|---|")
+    for name, rates in puts.items():
+        node, nginx = statistics.median(rates["node"]), statistics.median(rates["nginx"])
+        print(f"| {name} | {node:.2f} | {nginx:.2f} | {node / nginx:.2f}x |")
     return 0
 
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # GiB-sized KV (issue 67): range GETs of 1 and 4 GiB objects from a storage node vs nginx serving the same bytes,
-# back to back, and the Python client's load rate at 1 GiB. Needs nginx (Debian: apt-get install nginx-light).
+# back to back, the Python client's load rate at 1 GiB, and PUTs of the same files (a store's upload vs nginx's
+# WebDAV PUT). Needs nginx (Debian: apt-get install nginx-light).
 # With TLS=1: nginx serves HTTPS (a self-signed certificate, openssl), and the stack runs `up --tls` twice, back to
 # back, its node's TLS engine BoringSSL (promptcache.storage.tls.engine=openssl, the default), then the JDK's.
 # Without it, plain HTTP, the node as shipped, then with verify-on-read off (its cost), back to back.
-# TLS_ENGINES (default "openssl jdk") chooses the engines.
+# TLS_ENGINES (default "openssl jdk") chooses the engines; VERIFY_OFF=0 skips the plain run without verify-on-read.
 # Usage: [TLS=1 [TLS_ENGINES=openssl]] docs/benchmarks/gib-reads/run.sh [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -13,7 +14,9 @@ nginx_port=$((port + 2000))
 work=$(mktemp -d -t gib-reads.XXXXXX)
 head -c 1G /dev/urandom >"$work/1g.bin"
 head -c 4G /dev/urandom >"$work/4g.bin"
+mkdir -p "$work/put" "$work/tmp"
 chmod 755 "$work"; chmod 644 "$work"/*.bin  # nginx workers run as another user when started by root
+chmod 777 "$work/put" "$work/tmp"
 tls=${TLS:-0}
 listen="127.0.0.1:$nginx_port"
 scheme=http
@@ -33,9 +36,12 @@ events { worker_connections 64; }
 http {
     access_log off;
     sendfile on;
+    client_max_body_size 0;
+    client_body_temp_path $work/tmp;
     server {
         listen $listen;
         root $work;
+        location /put/ { dav_methods PUT; }
         $( [ "$tls" = 1 ] && echo "ssl_certificate $work/nginx.pem; ssl_certificate_key $work/nginx.key;" )
     }
 }
@@ -64,5 +70,7 @@ if [ "$tls" = 1 ]; then
     done
 else
     run plain
-    run "plain, verify-on-read off" --node-config promptcache.storage.verify-on-read=false
+    if [ "${VERIFY_OFF:-1}" = 1 ]; then
+        run "plain, verify-on-read off" --node-config promptcache.storage.verify-on-read=false
+    fi
 fi
