@@ -17,6 +17,7 @@ import io.promptcache.index.kafka.KafkaProducers;
 import io.promptcache.index.kafka.TopicReader;
 import io.promptcache.schema.deadletter.DeadLetterPublisher;
 import io.promptcache.schema.key.NodeId;
+import io.promptcache.schema.node.RetiringObjects;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.topic.Topics;
 import io.quarkus.runtime.StartupEvent;
@@ -74,7 +75,7 @@ public class NodeFeed {
      */
     public boolean retiring(String nodeId, String bucket, String key) {
         Map<String, Long> listed = retiring.get(nodeId);
-        return listed != null && !listed.isEmpty() && listed.containsKey(bucket + "/" + key);
+        return listed != null && !listed.isEmpty() && listed.containsKey(RetiringObjects.name(bucket, key));
     }
 
     /** Read the topic up to where it ended at start: every node that had sent a heartbeat is known. */

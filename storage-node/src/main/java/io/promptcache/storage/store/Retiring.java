@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.promptcache.schema.node.RetiringObjects;
+
 /**
  * The objects this node retires: its own least recently used ones, chosen ahead of need when it runs low on room and
  * the GC marked too little, listed in its heartbeats so that the index stops serving them before they are deleted
@@ -33,15 +35,15 @@ final class Retiring {
     private long freesBytes;
 
     synchronized boolean contains(String bucket, String key) {
-        return entries.containsKey(name(bucket, key));
+        return entries.containsKey(RetiringObjects.name(bucket, key));
     }
 
     /** Retires {@code versionId} of {@code bucket/key}; false if it already retires or {@link #MAX} do. */
     synchronized boolean add(String bucket, String key, String versionId, long frees, long nowMs) {
-        if (entries.size() >= MAX || entries.containsKey(name(bucket, key))) {
+        if (entries.size() >= MAX || entries.containsKey(RetiringObjects.name(bucket, key))) {
             return false;
         }
-        entries.put(name(bucket, key), new Entry(bucket, key, versionId, frees, nowMs, 0));
+        entries.put(RetiringObjects.name(bucket, key), new Entry(bucket, key, versionId, frees, nowMs, 0));
         freesBytes += frees;
         return true;
     }
@@ -79,7 +81,7 @@ final class Retiring {
 
     /** {@code bucket/key} was deleted (or replaced: a new version is a new object to the node). */
     synchronized void forget(String bucket, String key) {
-        Entry e = entries.remove(name(bucket, key));
+        Entry e = entries.remove(RetiringObjects.name(bucket, key));
         if (e != null) {
             freesBytes -= e.freesBytes();
         }
@@ -87,15 +89,10 @@ final class Retiring {
 
     /** {@code bucket/key} is now version {@code versionId}: a retiring object replaced stops retiring. */
     synchronized void update(String bucket, String key, String versionId) {
-        Entry e = entries.get(name(bucket, key));
+        Entry e = entries.get(RetiringObjects.name(bucket, key));
         if (e != null && !e.versionId().equals(versionId)) {
             forget(bucket, key);
         }
-    }
-
-    /** How a heartbeat names an object: {@code bucket/key}. */
-    private static String name(String bucket, String key) {
-        return bucket + "/" + key;
     }
 
     synchronized int size() {
