@@ -97,6 +97,13 @@ class ExternalS3IT {
                         kv(1, PROMPT_BLOCKS), BYTES_PER_BLOCK, 0))).isEqualTo("store_503");
                 assertThat(status(stack)).containsPattern("s3 +DOWN +not live.* external S3 "
                         + Pattern.quote(s3.endpoint()) + " bucket pc-external");
+                // what `up` prints after "is up" when no store can be placed: each endpoint's problem
+                assertThat(stack.storesProblem(Duration.ofSeconds(1))).hasValueSatisfying(problem -> assertThat(
+                        problem).startsWith("no storage node is live; ")
+                        .contains("external S3 endpoint s3: external S3 endpoint s3 (" + s3.endpoint()
+                                + ") did not answer a HEAD of bucket pc-external: it answered 403")
+                        .contains("external S3 endpoint s3b: the bucket pc-missing does not exist on "
+                                + other.endpoint()));
 
                 // When: the key is fixed (the file is re-read), and the operator creates the other bucket
                 Files.copy(rightKey, key, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -108,6 +115,7 @@ class ExternalS3IT {
                 await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(indexLog)
                         .contains("External S3 endpoint s3b (" + other.endpoint() + ") answers"));
                 assertThat(admin.listBuckets().buckets()).extracting(b -> b.name()).contains("pc-external");
+                assertThat(stack.storesProblem(Duration.ofSeconds(10))).isEmpty();
                 assertThat(status(stack)).containsPattern("s3 +UP +serves, takes writes.* external S3 "
                         + Pattern.quote(s3.endpoint()) + " bucket pc-external")
                         .containsPattern("s3b +UP +serves, takes writes.* bucket pc-missing");

@@ -28,6 +28,11 @@ public final class ExternalNodes {
     public static final long S3_MIN_PART_BYTES = 5L << 20;
     /** How often the services probe an external endpoint: its "heartbeat interval". */
     public static final int PROBE_INTERVAL_MS = 2_000;
+    /**
+     * Prefix of the index's {@code store} health data entry that says what is wrong with an endpoint its probe
+     * refused: {@code external.<id>} -> what to fix. Written by index-service, read by {@code promptcache up}.
+     */
+    public static final String HEALTH_PROBLEM_PREFIX = "external.";
 
     private ExternalNodes() {
     }

@@ -1,5 +1,6 @@
 package io.promptcache.schema.key;
 
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.management.ThreadMXBean;
 
 import io.promptcache.schema.GoldenVectors;
 import io.promptcache.schema.hash.Bytes;
@@ -203,8 +205,7 @@ class PrefixChainTest {
         int[] tokens = new Random(9).ints(131_072, 0, 128_000).toArray();
         PrefixChain kept = PrefixChain.ofTokens(NS, HashAlgorithm.SHA256, 1, tokens.clone());
         kept.key(kept.blocks());
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
-                .getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().getId();
 
         // When: the same prompt again, as the chain memo takes it: its first key, the kept hashes, its last key

@@ -71,6 +71,11 @@ public class ExternalEndpoints {
         return statuses.isEmpty() ? List.of() : List.copyOf(statuses.values());
     }
 
+    /** What is wrong with each endpoint its last probe refused (endpoint id -> what to fix); empty when none is. */
+    public Map<String, String> problems() {
+        return Map.copyOf(problems);
+    }
+
     /** Probes every endpoint once: the scheduled round. */
     private void probeAll() {
         for (NodeStatus node : List.copyOf(statuses.values())) {

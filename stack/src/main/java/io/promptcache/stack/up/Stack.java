@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -306,6 +307,14 @@ public final class Stack implements AutoCloseable {
     /** The storage nodes' processes, in order ({@code node-1} first): for tools that kill, pause or restart one. */
     public List<ServiceProcess> nodes() {
         return List.copyOf(nodes);
+    }
+
+    /**
+     * Empty once the first index replica can place a store (a storage node or external endpoint is live), within
+     * {@code wait}; else what is wrong: every store would answer 503 {@code NoStorageNode}.
+     */
+    public Optional<String> storesProblem(Duration wait) throws InterruptedException {
+        return StoreHealth.problem(replicas.get(0), wait);
     }
 
     /** The index replicas' processes, in order. */

@@ -8,11 +8,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.promptcache.devservices.launcher.S3Endpoint;
 import io.promptcache.schema.kafka.ClientSettings;
+import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.stack.bench.IndexApi;
 import io.promptcache.stack.bench.WarmUp;
 import io.promptcache.stack.cli.Checkout;
@@ -148,6 +150,9 @@ public final class UpCommand implements Callable<Integer> {
             + "which); --no-index-first: off")
     Boolean indexFirst;
 
+    /** How long `up` waits for a store to be placeable before it says it is not (two endpoint probes). */
+    private static final Duration STORES_WAIT = Duration.ofMillis(3L * ExternalNodes.PROBE_INTERVAL_MS);
+
     @Option(names = "--warm-up", converter = DurationConverter.class, description = "before it says up, drive the "
             + "stack with bench's synthetic workload for this long, e.g. 180s, in a namespace of its own (model "
             + WarmUp.MODEL + "), so that the first real requests run compiled code (docs/operations.md) "
@@ -203,9 +208,16 @@ public final class UpCommand implements Callable<Integer> {
             }, "promptcache-up-stop"));
             double warmedFor = warmUp(info, out);
             info.write(file);
-            out.printf("promptcache is up (%.1f s%s)%n", (System.nanoTime() - start) / 1e9, warmedFor == 0
+            Optional<String> stores = stack.storesProblem(STORES_WAIT);
+            out.printf("promptcache is up (%.1f s%s)%s%n", (System.nanoTime() - start) / 1e9, warmedFor == 0
                     ? ""
-                    : String.format(Locale.ROOT, ", %.1f s of it the warm-up", warmedFor));
+                    : String.format(Locale.ROOT, ", %.1f s of it the warm-up", warmedFor),
+                    stores.isEmpty()
+                            ? ""
+                            : ", BUT STORES FAIL (503 NoStorageNode) until this is fixed: " + stores.get()
+                                    + (stores.get().contains("does not exist")
+                                            ? " (up: --s3-create-bucket creates a missing bucket)"
+                                            : ""));
             print(out, info, indexConfig.get("promptcache.index.auth.mode"));
             out.println("  jit            " + (jit == Jvm.Jit.QUICK
                     ? "QUICK: C1 only, fast from the first minute, slower later (--jit FULL for long runs)"

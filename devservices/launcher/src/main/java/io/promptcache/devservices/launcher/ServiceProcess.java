@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLContext;
@@ -296,6 +297,19 @@ public final class ServiceProcess implements AutoCloseable {
     /** The module of a packaged service: {@code <module>/target/quarkus-app/quarkus-run.jar}. */
     private static String moduleOf(Path jar) {
         return jar.getParent().getParent().getParent().getFileName().toString();
+    }
+
+    /** The answer (any status) to a GET of {@code path} now, or empty when the service does not answer. */
+    public Optional<HttpResponse<String>> get(String path) {
+        try {
+            return Optional.of(http.send(HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(2))
+                    .build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
     }
 
     /** Whether {@code /q/health/ready} answers 200 now. */
