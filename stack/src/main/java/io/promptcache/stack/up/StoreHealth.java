@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,8 +54,7 @@ final class StoreHealth {
         List<String> problems = new ArrayList<>();
         try {
             for (JsonNode check : JSON.readTree(body).path("checks")) {
-                for (Iterator<Map.Entry<String, JsonNode>> it = check.path("data").fields(); it.hasNext();) {
-                    Map.Entry<String, JsonNode> data = it.next();
+                for (Map.Entry<String, JsonNode> data : check.path("data").properties()) {
                     if (data.getKey().startsWith(ExternalNodes.HEALTH_PROBLEM_PREFIX)) {
                         problems.add("external S3 endpoint "
                                 + data.getKey().substring(ExternalNodes.HEALTH_PROBLEM_PREFIX.length()) + ": "
