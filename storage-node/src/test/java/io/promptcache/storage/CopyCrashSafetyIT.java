@@ -19,13 +19,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.promptcache.storage.s3.Continuations;
+
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -174,16 +175,7 @@ class CopyCrashSafetyIT {
     }
 
     private void continuation(S3Client s3, String source, String key, int prefix, byte[] fresh) {
-        String id = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
-        uploads.add(key + " " + id);
-        String copied = s3.uploadPartCopy(b -> b.sourceBucket(BUCKET).sourceKey(source).destinationBucket(BUCKET)
-                .destinationKey(key).uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (prefix - 1)))
-                .copyPartResult().eTag();
-        String uploaded = s3.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(id).partNumber(2),
-                RequestBody.fromBytes(fresh)).eTag();
-        s3.completeMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(id).multipartUpload(m -> m.parts(
-                CompletedPart.builder().partNumber(1).eTag(copied).build(),
-                CompletedPart.builder().partNumber(2).eTag(uploaded).build())));
+        Continuations.store(s3, BUCKET, source, key, prefix, fresh, id -> uploads.add(key + " " + id));
     }
 
     private static byte[] read(S3Client s3, String key) {

@@ -162,14 +162,7 @@ class CopyTest extends SdkBucketFixture {
     /** Stores {@code key} as the first {@code shared} bytes of {@code source} plus 100,000 new bytes. */
     private byte[] continueWith(String sourceKey, String key, byte[] source, int shared, long seed) {
         byte[] fresh = S3SdkTest.bytes(100_000, seed);
-        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
-        String copied = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey(sourceKey).destinationBucket(bucket)
-                .destinationKey(key).uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (shared - 1)))
-                .copyPartResult().eTag();
-        String uploaded = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(id).partNumber(2),
-                RequestBody.fromBytes(fresh)).eTag();
-        s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id)
-                .multipartUpload(m -> m.parts(part(1, copied), part(2, uploaded))));
+        Continuations.store(s3, bucket, sourceKey, key, shared, fresh);
         return concat(Arrays.copyOf(source, shared), fresh);
     }
 

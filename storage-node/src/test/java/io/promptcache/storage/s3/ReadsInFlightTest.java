@@ -18,7 +18,6 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,15 +109,7 @@ class ReadsInFlightTest extends SdkBucketFixture {
      */
     private void continuation(String parentKey, byte[] parent, String key, int shared, byte[] fresh) {
         s3.putObject(b -> b.bucket(bucket).key(parentKey), RequestBody.fromBytes(parent));
-        String id = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
-        String copied = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey(parentKey).destinationBucket(bucket)
-                .destinationKey(key).uploadId(id).partNumber(1).copySourceRange("bytes=0-" + (shared - 1)))
-                .copyPartResult().eTag();
-        String uploaded = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(id).partNumber(2),
-                RequestBody.fromBytes(fresh)).eTag();
-        s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id).multipartUpload(m -> m.parts(
-                CompletedPart.builder().partNumber(1).eTag(copied).build(),
-                CompletedPart.builder().partNumber(2).eTag(uploaded).build())));
+        Continuations.store(s3, bucket, parentKey, key, shared, fresh);
     }
 
     /** A RAM tier too small for these bodies: they are read from their files. */
