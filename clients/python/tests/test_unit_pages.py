@@ -2,11 +2,12 @@
 page view, and torch tensors of vLLM's shape giving the same bytes as host pages of the same values (Debian's
 python3-torch, CPU tensors)."""
 
-import os
 import random
 import unittest
 
 from promptcache._pages import HostPages, KvLayout, TensorPages, pages_of
+
+from .torch_needed import require_torch
 
 LAYERS = ("layer.0", "layer.1", "layer.2")
 BLOCKS = 6
@@ -49,13 +50,7 @@ class TensorLayoutTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        try:
-            import torch  # noqa: F401
-        except ImportError:
-            if os.environ.get("CI") == "true":
-                raise AssertionError("torch is needed for the tensor-page tests (Debian: apt-get install "
-                                     "python3-torch; run with /usr/bin/python3)")
-            raise unittest.SkipTest("torch is not installed (Debian: python3-torch)")
+        require_torch()
 
     def test_tensors_of_vllms_shape_give_the_bytes_host_pages_of_the_same_values_give(self) -> None:
         import torch

@@ -44,6 +44,14 @@ class FakeNamespace:
         return Stored("obj", False, "node-1", self.cached_blocks, None, len(data))
 
 
+def occupy(uploader: Uploader, ns: FakeNamespace, reason: str) -> None:
+    """Holds the uploader's thread in a store of its own until ``ns.gate`` is set: what is submitted next queues."""
+    ns.gate.clear()
+    uploader.submit(upload("busy", reason, 1))
+    if not ns.entered.acquire(timeout=10):
+        raise AssertionError("the uploader's thread did not take the first save")
+
+
 def upload(request_id: str, reason: str, blocks: int) -> Upload:
     tokens = list(range(1, blocks * 2 + 1))
     return Upload(request_id, reason, tokens, Pages(bytes(range(blocks * PER_BLOCK))), PER_BLOCK)
@@ -67,9 +75,7 @@ class UploaderTest(unittest.TestCase):
         stats = SaveStats()
         ns = FakeNamespace()
         uploader = Uploader(ns, 4, stats)  # type: ignore[arg-type]
-        ns.gate.clear()
-        uploader.submit(upload("busy", "cold", 1))  # holds the thread
-        self.assertTrue(ns.entered.acquire(timeout=10))
+        occupy(uploader, ns, "cold")
         uploader.submit(upload("r", "cold", 2))
         uploader.submit(upload("r", "finish", 3))  # the prompt and its reply: extends the cold save
         uploader.submit(upload("other", "cold", 1))
@@ -83,9 +89,7 @@ class UploaderTest(unittest.TestCase):
         stats = SaveStats()
         ns = FakeNamespace()
         uploader = Uploader(ns, 1, stats)  # type: ignore[arg-type]
-        ns.gate.clear()
-        uploader.submit(upload("a", "cold", 1))
-        self.assertTrue(ns.entered.acquire(timeout=10))
+        occupy(uploader, ns, "cold")
         self.assertTrue(uploader.submit(upload("b", "cold", 1)))  # the queue's one place
         with self.assertLogs("promptcache.connector", "WARNING") as logs:
             self.assertFalse(uploader.submit(upload("c", "evict", 1), wait=0.05))
@@ -120,9 +124,7 @@ class UploaderTest(unittest.TestCase):
         stats = SaveStats()
         ns = FakeNamespace()
         uploader = Uploader(ns, 4, stats)  # type: ignore[arg-type]
-        ns.gate.clear()
-        uploader.submit(upload("a", "shutdown", 1))
-        self.assertTrue(ns.entered.acquire(timeout=10))
+        occupy(uploader, ns, "shutdown")
         uploader.submit(upload("b", "shutdown", 1))
         uploader.close(time.monotonic() + 0.05)
         self.assertEqual(stats.counts["saves.shutdown.dropped"], 1)  # b, still queued at the deadline

@@ -14,6 +14,7 @@ from promptcache.connector import KvLayout
 
 from . import sigv4
 from .stack import STACK
+from .torch_needed import require_torch
 from .vllm_sim import BLOCK, LAYERS, PAGE, Request, VllmSim, held_stores, object_bytes, page_bytes, slow_stores
 
 
@@ -306,13 +307,7 @@ class TensorPagesTest(VllmConnectorTest):
 
     @classmethod
     def setUpClass(cls) -> None:
-        try:
-            import torch  # noqa: F401
-        except ImportError:
-            if os.environ.get("CI") == "true":
-                raise AssertionError("torch is needed for the tensor-page tests (Debian: apt-get install "
-                                     "python3-torch; run with /usr/bin/python3)")
-            raise unittest.SkipTest("torch is not installed (Debian: python3-torch)")
+        require_torch()
 
 
 if __name__ == "__main__":
