@@ -16,7 +16,6 @@ import org.apache.kafka.streams.state.internals.RocksDBStore;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.DBOptions;
-import org.rocksdb.Holder;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
@@ -29,8 +28,7 @@ import org.rocksdb.RocksDBException;
  * lookup's tail (docs/benchmarks.md, "Lookups that do not wait for the global thread"). RocksDB itself reads
  * concurrently with writes and flushes; the one unsafe moment is {@link #close}, which here waits for the reads in
  * progress and turns the next ones away ({@link InvalidStateStoreException}, as a closed store does). Writes, flushes,
- * range and full scans stay as Kafka Streams has them. A point read answers a miss without RocksDB's JNI exception
- * ({@link #read}).
+ * range and full scans stay as Kafka Streams has them. A point read is RocksDB's {@code get} ({@link #read}).
  *
  * <p>The read goes to the RocksDB instance and the column family the store opened: the handle is taken from
  * {@link #openRocksDB} (protected, meant for subclasses), the instance from the store's field, read there too (a
@@ -112,19 +110,18 @@ public final class ConcurrentReadStore extends RocksDBStore {
     }
 
     /**
-     * The key's value, or null. RocksDB's Java {@code get} throws a C++ exception inside its JNI code for every key it
-     * does not find (its {@code KVException}, caught there), and about half the reads here miss: a store's new keys,
-     * its object's first record, a lookup's probes past the longest prefix. Under the issue-31 bench that unwinding
-     * was 2.5 % of the index's CPU samples (perf, docs/benchmarks.md, "RocksDB in the index"). {@code keyMayExist}
-     * answers a miss without it, and a key it finds in memory (memtables, block cache) with its value; a key that may
-     * exist but is not in memory is read with {@code get}.
+     * The key's value, or null: RocksDB's {@code get}, as Kafka Streams' own store reads. Not {@code keyMayExist},
+     * which this store used to answer misses with (RocksDB 9's Java {@code get} unwinds a C++ exception inside its JNI
+     * code for every key it does not find: 2.5 % of the index's CPU under the issue-31 bench): in a replica restarted
+     * on its state dir it answered "absent" for keys that were there, for a moment after the start - the PrefixMap's
+     * layout stamp, read at start, and the first lookups of prefixes flushed before the kill - so a warm restart derived
+     * every entry again and missed cached prefixes (IndexReplicasIT, 5 failures in 10 runs; none in 5 with
+     * {@code get}; docs/benchmarks.md, "RocksDB in the index"). A point read that answers a miss for a key that is
+     * there is a wrong answer everywhere this store is read - the derived entries' listers, the ADVERTISEs they win
+     * over - so the few microseconds a miss costs more are kept.
      */
     static byte[] read(RocksDB db, ColumnFamilyHandle family, byte[] key) throws RocksDBException {
-        Holder<byte[]> found = new Holder<>();
-        if (!db.keyMayExist(family, key, found)) {
-            return null;
-        }
-        return found.getValue() != null ? found.getValue() : db.get(family, key);
+        return db.get(family, key);
     }
 
     @Override

@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.Holder;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -30,8 +31,9 @@ import io.promptcache.devservices.launcher.WorkDirectories;
  * A point read of the PrefixMap's RocksDB as the index reads it (docs/benchmarks.md, "RocksDB in the index"): a key
  * that is not there (most of the global thread's reads, a lookup's probes past the longest prefix), one in the
  * memtable, one in an SST file whose block is cached. {@code read=get} is RocksDB's Java {@code get} (a C++ exception
- * inside its JNI code for every miss), {@code read=keyMayExist} is {@link ConcurrentReadStore#read} ({@code keyMayExist}
- * with the value, {@code get} only for a key that may exist but is not in memory); {@code memtableBloom} is the
+ * inside its JNI code for every miss), as {@link ConcurrentReadStore#read} reads; {@code read=keyMayExist} is the read
+ * it used before ({@code keyMayExist} with the value, {@code get} only for a key that may exist but is not in memory),
+ * dropped because it answered misses for keys that were there after a restart; {@code memtableBloom} is the
  * memtables' whole-key bloom filter of {@code BlockCacheConfig}. The settings are the replica's
  * ({@link ReplicaStoreOptions}). Run:
  * {@code ./mvnw -pl index-service -Proute-bench -DskipTests test-compile exec:exec -Djmh.args=StoreRead}.
@@ -128,7 +130,14 @@ public class StoreReadBenchmark {
     }
 
     private byte[] get(byte[] key) throws RocksDBException {
-        return read.equals("get") ? db.get(key) : ConcurrentReadStore.read(db, db.getDefaultColumnFamily(), key);
+        if (read.equals("get")) {
+            return ConcurrentReadStore.read(db, db.getDefaultColumnFamily(), key);
+        }
+        Holder<byte[]> found = new Holder<>();
+        if (!db.keyMayExist(key, found)) {
+            return null;
+        }
+        return found.getValue() != null ? found.getValue() : db.get(key);
     }
 
     private static byte[] key(Random random) {
