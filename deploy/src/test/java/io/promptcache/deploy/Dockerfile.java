@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,10 +63,41 @@ record Dockerfile(Path file, List<Instruction> instructions) {
         if (!current.isEmpty()) {
             throw new IllegalArgumentException(file + ": ends inside a continued line");
         }
-        if (instructions.isEmpty() || !instructions.get(0).keyword().equals("FROM")) {
-            throw new IllegalArgumentException(file + ": the first instruction must be FROM");
+        // only ARG may come before the first FROM (its arguments for FROM lines), as docker build has it
+        Instruction first = instructions.stream().filter(i -> !i.keyword().equals("ARG")).findFirst().orElse(null);
+        if (first == null || !first.keyword().equals("FROM")) {
+            throw new IllegalArgumentException(file + ": the first instruction but ARGs must be FROM");
         }
         return new Dockerfile(file, instructions);
+    }
+
+    /**
+     * The image the last stage starts from: FROM's argument, a {@code ${NAME}} in it replaced by the default of the ARG
+     * declared before the first FROM (the base a build without {@code --build-arg} gets).
+     */
+    String base() {
+        Map<String, String> defaults = new HashMap<>();
+        for (Instruction i : instructions) {
+            if (i.keyword().equals("FROM")) {
+                break;
+            }
+            int eq = i.arguments().indexOf('=');
+            defaults.put(eq < 0 ? i.arguments() : i.arguments().substring(0, eq), eq < 0
+                    ? null
+                    : i.arguments().substring(eq + 1));
+        }
+        String from = last("FROM").arguments().split("\\s+")[0];
+        Matcher arg = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}").matcher(from);
+        StringBuilder resolved = new StringBuilder();
+        while (arg.find()) {
+            String value = defaults.get(arg.group(1));
+            if (value == null) {
+                throw new IllegalArgumentException(file + ": FROM uses ${" + arg.group(1) + "}, which no ARG before "
+                        + "it gives a default");
+            }
+            arg.appendReplacement(resolved, Matcher.quoteReplacement(value));
+        }
+        return arg.appendTail(resolved).toString();
     }
 
     List<Instruction> all(String keyword) {

@@ -41,7 +41,8 @@ import io.promptcache.stack.status.TopicSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The container images without a Docker engine: every Dockerfile parses, runs as non-root and has a health check;
+ * The container images without a Docker engine: every Dockerfile parses, takes its base as a build argument, runs as
+ * non-root and has a health check;
  * what a JVM image copies exists in {@code target/}; and each JVM image's ENTRYPOINT, with the image's ENV and the
  * environment the Kubernetes manifests give its container (deploy/k8s/base), starts the application from the same
  * layout - against a real broker - until its health endpoints answer as the manifests' probes expect.
@@ -77,6 +78,11 @@ class DockerfilesIT {
                     continue;
                 }
                 Dockerfile dockerfile = Dockerfile.parse(file);
+                // the base is a build argument (deploy/images/base-image.sh makes one from Debian packages), with
+                // the registry image as its default for users elsewhere
+                assertThat(dockerfile.last("FROM").arguments()).as(file + ": FROM").isEqualTo("${BASE_IMAGE}");
+                assertThat(dockerfile.base()).as(file + ": the default base")
+                        .startsWith("registry.access.redhat.com/ubi9/");
                 assertThat(dockerfile.user()).as(file + ": the user of the ENTRYPOINT").isNotIn("root", "0", "");
                 assertThat(dockerfile.healthcheck()).as(file + ": HEALTHCHECK").isNotEmpty();
                 assertThat(dockerfile.entrypoint()).as(file + ": ENTRYPOINT").isNotEmpty();
