@@ -22,6 +22,7 @@ import io.promptcache.stack.cli.DurationConverter;
 import io.promptcache.stack.cli.Sizes;
 import io.promptcache.stack.cli.StackInfo;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -145,9 +146,10 @@ public final class UpCommand implements Callable<Integer> {
 
     @Option(names = "--index-first", negatable = true, description = "give the index replicas about 9 times the CPU "
             + "weight of the other services when the cores are busy (their scheduling group at nice -10), and their "
-            + "event loops the real-time class (SCHED_RR): lookups wait less, the GC lags more under a burst. Needs "
-            + "root or CAP_SYS_NICE and Linux with autogroups (docs/operations.md). Default: on where allowed (up says "
-            + "which); --no-index-first: off")
+            + "event loops the real-time class (SCHED_RR): lookups wait less, the GC lags more under a burst, and a "
+            + "flood of TLS handshakes or store bodies (the event loops do those too) can take most of every core "
+            + "from the broker, the GC and the nodes. Needs root or CAP_SYS_NICE and Linux with autogroups "
+            + "(docs/operations.md). Default: off")
     Boolean indexFirst;
 
     /** How long `up` waits for a store to be placeable before it says it is not (two endpoint probes). */
@@ -175,7 +177,13 @@ public final class UpCommand implements Callable<Integer> {
                 : new S3Endpoint(s3Endpoint, s3Bucket, s3Region, s3Budget, s3Copy, null, s3CreateBucket,
                         s3CredentialsFile == null ? null : s3CredentialsFile.toAbsolutePath(), s3VirtualHosted);
         GraceWindow window = new GraceWindow(grace);
-        IndexFirst cpu = IndexFirst.of(indexFirst, Jvm.indexFirstUnavailable());
+        IndexFirst cpu = IndexFirst.of(indexFirst);
+        if (cpu.on()) {
+            Jvm.indexFirstUnavailable().ifPresent(why -> {
+                throw new CommandLine.ParameterException(command.commandLine(), "--index-first cannot be had here: "
+                        + why);
+            });
+        }
         StackSpec spec = new StackSpec(home != null ? home : Checkout.home(), dataDir, nodeCount, replicas,
                 noGc ? 0 : 1, indexPort, nodePort, gcPort, nodeCapacity, kafka,
                 window.index(withKafkaSettings(indexConfig)), window.node(withKafkaSettings(nodeConfig)),
