@@ -72,7 +72,7 @@ class ExternalS3IT {
             Map<String, String> index = new java.util.HashMap<>(Map.of("promptcache.index.storage.reload-interval",
                     "500ms"));
             Map<String, String> gc = new java.util.HashMap<>(Map.of("promptcache.gc.storage.reload-interval", "500ms",
-                    "promptcache.gc.grace", "2s"));
+                    "promptcache.grace", "2s"));
             missing.forEach((k, v) -> index.put("promptcache.index.storage.external.s3b." + k, v));
             missing.forEach((k, v) -> gc.put("promptcache.gc.storage.external.s3b." + k, v));
             StackSpec spec = new StackSpec(Path.of("..").toAbsolutePath().normalize(), null, 0, 1, 1, 0, 0, 0,

@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A node whose GC stopped keeps taking writes: the gc-processor is paused (SIGSTOP) while a bench writes several
  * times the node's capacity through the index. No GC marks anything, so the node makes room from its own least
- * recently used objects (unused for {@code self-evict-after}, 500 ms here: at this write rate a longer window can
+ * recently used objects (unused for the node's grace window, 500 ms here: at this write rate a longer window can
  * leave nothing old enough to delete, and a 507 is then the right answer); every store is accepted. The node sends
  * what it deleted on the {@code reclaims} topic; once the GC runs again (SIGCONT), paused longer after the last
  * deletion than heartbeats ever repeated them (10 s), it tombstones those objects like reclaimed candidates, and the
@@ -51,7 +51,7 @@ class GcPausedIT {
     void shouldTakeEveryWriteWhileTheGcIsPausedAndTellTheGcWhatItEvicted() throws Exception {
         Path home = Path.of("..").toAbsolutePath().normalize();
         StackSpec spec = new StackSpec(home, null, 1, 1, 1, 0, 0, 0, CAPACITY, null, Map.of(),
-                Map.of("promptcache.storage.self-evict-after", "500ms"), Map.of(), true, Secrets.random(24));
+                Map.of("promptcache.grace", "500ms"), Map.of(), true, Secrets.random(24));
         try (Stack stack = Stack.start(spec)) {
             StackInfo info = stack.info();
             Path stackFile = work.resolve("stack.json");

@@ -30,13 +30,6 @@ public interface GcConfig {
     @WithDefault("true")
     boolean staticMembership();
 
-    /**
-     * Grace window between TOMBSTONE and DELETE: a reader that got the object from a lookup just before the
-     * tombstone has this long to finish its range GET.
-     */
-    @WithDefault("30s")
-    Duration grace();
-
     /** Objects not accessed (nor created) for longer than this expire. 0 disables TTL expiry. */
     @WithDefault("7d")
     Duration ttl();

@@ -1,5 +1,6 @@
 package io.promptcache.gc.streams;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -27,6 +28,7 @@ import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.kafka.ClientSettings;
 import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeLiveness;
+import io.promptcache.schema.object.GraceWindow;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
 import io.smallrye.common.annotation.Identifier;
@@ -37,9 +39,16 @@ public class GcSettings {
 
     private final GcConfig config;
     private final String instanceId;
+    /**
+     * Between TOMBSTONE and DELETE (the shared {@link GraceWindow}): a reader that got the object from a lookup just
+     * before the tombstone has this long to finish its range GET.
+     */
+    private final Duration grace;
 
-    GcSettings(GcConfig config, @ConfigProperty(name = "quarkus.http.port") int port) {
+    GcSettings(GcConfig config, @ConfigProperty(name = "quarkus.http.port") int port,
+            @ConfigProperty(name = GraceWindow.KEY, defaultValue = GraceWindow.DEFAULT) Duration grace) {
         this.config = config;
+        this.grace = GraceWindow.check(grace);
         this.instanceId = GcInstance.id(config.instanceId(), port);
     }
 
@@ -57,7 +66,7 @@ public class GcSettings {
         GcConfig.Delete delete = config.delete();
         GcConfig.Orphans orphans = config.orphans();
         return new TopologyProducer.Settings(catalog,
-                new BudgetProcessor.Settings(policy, config.grace(), config.evictInterval(), delete.interval(),
+                new BudgetProcessor.Settings(policy, grace, config.evictInterval(), delete.interval(),
                         instanceId, ExternalNodes.statuses(GcConfig.EXTERNAL, config.storage().external(),
                                 config.storage().bucket())),
                 new OrphanSweep.Settings(orphans.sweepInterval(), orphans.grace(), orphans.pageSize(),

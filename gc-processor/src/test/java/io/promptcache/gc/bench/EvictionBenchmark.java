@@ -69,7 +69,7 @@ public final class EvictionBenchmark {
                         "promptcache.storage.tier.ram-capacity-bytes", Long.toString(capacity),
                         "promptcache.storage.heartbeat-interval", "250ms"));
                 ServiceProcess gc = ServiceProcess.of("gc-processor", GcConfig.of(broker.bootstrapServers(), "gc",
-                        ServiceProcess.freePort(), WORK.resolve("gc-state")).with("promptcache.gc.grace", grace)
+                        ServiceProcess.freePort(), WORK.resolve("gc-state")).with("promptcache.grace", grace)
                         .with("promptcache.gc.evict-interval", "250ms").with("promptcache.gc.delete.interval", "250ms")
                         .logLevel("WARN").toMap(), WORK.resolve("gc.log")).start(Duration.ofSeconds(120));
                 ClusterClient cluster = new ClusterClient(broker.bootstrapServers(), node.nodeId(), node.endpoint());

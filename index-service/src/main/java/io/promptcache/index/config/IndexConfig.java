@@ -99,10 +99,6 @@ public interface IndexConfig {
         @WithDefault("5s")
         Duration kafkaTimeout();
 
-        /** How long a tombstoned object stays readable before the GC may delete its bytes. */
-        @WithDefault("30s")
-        Duration tombstoneGrace();
-
         /**
          * Lifetime of the presigned PUT URL of a reservation (two-step store). A commit is accepted within twice this
          * of the reservation (409 ReservationExpired after): the gc-processor's {@code orphans.grace} must exceed it.

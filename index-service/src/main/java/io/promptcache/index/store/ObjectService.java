@@ -1,10 +1,12 @@
 package io.promptcache.index.store;
 
+import java.time.Duration;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.promptcache.index.config.IndexConfig;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import io.promptcache.index.error.ApiErrorCode;
 import io.promptcache.index.error.ApiException;
 import io.promptcache.index.kafka.KafkaProducers;
@@ -16,12 +18,14 @@ import io.promptcache.index.streams.ReplicaStores;
 import io.promptcache.index.tenancy.Caller;
 import io.promptcache.index.tenancy.Tenancy;
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.object.GraceWindow;
 import io.promptcache.schema.object.Tombstones;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
 import io.promptcache.schema.proto.TombstoneReason;
 import io.promptcache.schema.topic.Topics;
+import io.quarkus.runtime.Startup;
 
 /**
  * Objects by id: {@code load} (one range GET on the node), and phase one of removing an object, on request: {@code invalidate} ("missing on GET", any caller of the object's
@@ -30,6 +34,7 @@ import io.promptcache.schema.topic.Topics;
  * replicas after their advertise-to-visible lag), in-flight GETs finish within the grace, and the gc-processor
  * nulls its prefixes and deletes the bytes (phase two). Idempotent: an object already tombstoned is left as is.
  */
+@Startup // its grace window is checked as the replica starts
 @ApplicationScoped
 public class ObjectService {
 
@@ -40,10 +45,13 @@ public class ObjectService {
     private final Tenancy tenancy;
     private final NodeDirectory nodes;
     private final NodeStorage storage;
-    private final IndexConfig config;
+    /** How long a tombstone of a delete keeps the bytes readable (the shared {@link GraceWindow}). */
+    private final long graceMs;
 
     ObjectService(ReplicaStores stores, TransactionalPublisher publisher, KafkaProducers producers,
-            Visibility visibility, Tenancy tenancy, NodeDirectory nodes, NodeStorage storage, IndexConfig config) {
+            Visibility visibility, Tenancy tenancy, NodeDirectory nodes, NodeStorage storage,
+            @ConfigProperty(name = GraceWindow.KEY, defaultValue = GraceWindow.DEFAULT) Duration grace) {
+        this.graceMs = GraceWindow.check(grace).toMillis();
         this.stores = stores;
         this.publisher = publisher;
         this.producers = producers;
@@ -51,7 +59,6 @@ public class ObjectService {
         this.tenancy = tenancy;
         this.nodes = nodes;
         this.storage = storage;
-        this.config = config;
     }
 
     /**
@@ -162,7 +169,7 @@ public class ObjectService {
         long now = System.currentTimeMillis();
         long grace = reason == TombstoneReason.TOMBSTONE_REASON_INVALIDATED
                 ? 0
-                : config.store().tombstoneGrace().toMillis();
+                : graceMs;
         ObjectRecord tombstoned = Tombstones.of(record, reason, now + grace, producers.instanceId());
         try {
             publisher.publish(List.of(producers.record(Topics.OBJECTS, id, tombstoned)));

@@ -33,7 +33,7 @@ class RetiringNodeTest extends OwnNodesTest {
         // Given: a node of 256 KiB that keeps a fifth of it free ahead of need, its objects old after 2 s unused
         try (StorageNodeProcess node = startNode(Map.of("promptcache.storage.capacity-bytes", Long.toString(CAPACITY),
                 "promptcache.storage.tier.ram-capacity-bytes", Long.toString(CAPACITY),
-                "promptcache.storage.self-evict-after", "2s", "promptcache.storage.retire-ahead", "0.2"))) {
+                "promptcache.grace", "2s", "promptcache.storage.retire-ahead", "0.2"))) {
             awaitWritable(node);
             String ns = Api.namespace("retiring-" + node.nodeId());
             // six prompts of 40 KiB: 16 KiB of room left, under the 51 KiB it keeps

@@ -78,8 +78,8 @@ public final class ChaosRun {
 
     /**
      * The stack a chaos run needs: 2 nodes (16 MiB, a 2 MiB RAM tier so most reads come from the disk the run
-     * corrupts), 2 replicas, 2 gc-processors, SigV4 and an API key, a {@link #GRACE} grace window (the GC's, the
-     * index's tombstones' and the nodes' self-evict-after, as {@code up --grace} sets them); data (and logs) under
+     * corrupts), 2 replicas, 2 gc-processors, SigV4 and an API key, a {@link #GRACE} grace window (every
+     * service's {@code promptcache.grace}, as {@code up --grace} sets it); data (and logs) under
      * {@code dataDir}, or in a directory deleted at the end when it is null.
      */
     public static StackSpec stackSpec(Path home, Path dataDir) {

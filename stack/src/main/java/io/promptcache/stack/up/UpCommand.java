@@ -113,9 +113,9 @@ public final class UpCommand implements Callable<Integer> {
     boolean auth;
 
     @Option(names = "--grace", converter = DurationConverter.class, description = "the grace window, e.g. 2s: how "
-            + "long a tombstoned object's bytes stay before their delete (the GC's grace, the index's tombstone grace) "
-            + "and how long a node's own object must go unused before the node deletes it for room (its "
-            + "self-evict-after); one setting for the three (default: 30 s, each service's default)")
+            + "long a tombstoned object's bytes stay before their delete, and how long a node's own object must go "
+            + "unused before the node deletes it for room (promptcache.grace, the one setting of every service; "
+            + "default: 30 s)")
     Duration grace;
 
     @Option(names = "--index-config", description = "extra index-service configuration, key=value (repeatable)")
@@ -233,9 +233,8 @@ public final class UpCommand implements Callable<Integer> {
                             ? "FULL: C1 then C2 (its first minutes of compiling began in the warm-up)"
                             : "FULL: C1 then C2 (the first minutes compile: --warm-up 180s before, or --jit QUICK)"));
             out.println("  grace          " + (grace == null
-                    ? "each service's own setting (default 30 s; --grace sets the three at once)"
-                    : grace.toMillis()
-                            + " ms (the GC's grace, the index's tombstone grace, the nodes' self-evict-after)"));
+                    ? "each service's promptcache.grace (default 30 s; --grace sets it in every service)"
+                    : grace.toMillis() + " ms (promptcache.grace of every service)"));
             out.println("  cpu            " + cpu.line());
             if (spec.s3() != null) {
                 out.println("  external S3    " + spec.s3().endpoint() + " bucket " + spec.s3().bucket() + " (node "

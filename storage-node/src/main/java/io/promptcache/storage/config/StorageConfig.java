@@ -95,19 +95,20 @@ public interface StorageConfig {
 
     /**
      * With {@code reclaimOnDemand}, a write that finds nothing the GC marked left to delete deletes this node's own
-     * least recently used KV objects (keys {@code <namespace>/<object id>}, never pinned ones) unused for at least this
-     * long, and reports them like reclaimed candidates: a lagging or absent GC costs hits, never writes. 0: never (the
+     * least recently used KV objects (keys {@code <namespace>/<object id>}, never pinned ones) unused for at least the
+     * grace window ({@code promptcache.grace}, the setting every service shares: event-schema's {@code GraceWindow}),
+     * and reports them like reclaimed candidates: a lagging or absent GC costs hits, never writes. false: never (the
      * write waits {@code reclaimWait}, then is refused).
      */
-    @WithDefault("30s")
-    Duration selfEvictAfter();
+    @WithDefault("true")
+    boolean selfEvict();
 
     /**
      * Retire ahead of need (docs/architecture.md, "Retiring"): when the node's room (free bytes, plus what the GC's
      * marks and the retiring objects free) is under this share of its capacity, it picks its own least recently used
-     * objects by the {@code selfEvictAfter} rules, lists them in its heartbeats so that the index stops serving them,
+     * objects by the {@code selfEvict} rules, lists them in its heartbeats so that the index stops serving them,
      * and deletes them a second after at the earliest: when a write needs room, or once retired for
-     * {@code selfEvictAfter}. 0: off (the node then deletes its own objects only when a write needs room, unannounced).
+     * the grace window. 0: off (the node then deletes its own objects only when a write needs room, unannounced).
      */
     @WithDefault("0.05")
     double retireAhead();

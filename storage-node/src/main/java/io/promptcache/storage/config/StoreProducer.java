@@ -1,10 +1,15 @@
 package io.promptcache.storage.config;
 
+import java.time.Duration;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import io.promptcache.schema.object.GraceWindow;
 import io.promptcache.storage.store.ObjectStore;
 import io.promptcache.storage.store.StoreOptions;
 
@@ -14,12 +19,15 @@ public class StoreProducer {
 
     @Produces
     @Singleton
-    ObjectStore objectStore(StorageConfig config) {
+    ObjectStore objectStore(StorageConfig config,
+            @ConfigProperty(name = GraceWindow.KEY, defaultValue = GraceWindow.DEFAULT) Duration grace) {
+        // the node's own objects go for room once unused for the grace window every service shares
+        Duration selfEvictAfter = config.selfEvict() ? GraceWindow.check(grace) : Duration.ZERO;
         StorageConfig.Tier tier = config.tier();
         return ObjectStore.open(new StoreOptions(config.dataDir(), config.durability(), config.capacityBytes(),
                 tier.policy(), tier.ramCapacityBytes(), tier.asyncWrites(), tier.writerQueueSize(),
                 tier.writeRetries(), tier.drainTimeout(), config.verifyOnRead(), config.inlineThresholdBytes(),
-                config.reclaimOnDemand(), config.reclaimWait(), config.selfEvictAfter()));
+                config.reclaimOnDemand(), config.reclaimWait(), selfEvictAfter));
     }
 
     void close(@Disposes ObjectStore store) {
