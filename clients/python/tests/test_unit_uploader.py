@@ -5,7 +5,7 @@ against a namespace that stores as a test says."""
 import threading
 import time
 import unittest
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Tuple
 
 from promptcache import Stored, Unavailable
 from promptcache._saving import SaveStats, Upload, Uploader
@@ -44,6 +44,12 @@ class FakeNamespace:
         return Stored("obj", False, "node-1", self.cached_blocks, None, len(data))
 
 
+def uploader_of(ns: FakeNamespace, queue: int = 4) -> Tuple[SaveStats, Uploader]:
+    """An uploader of ``queue`` places storing into ``ns``, and the stats it counts into."""
+    stats = SaveStats()
+    return stats, Uploader(ns, queue, stats)  # type: ignore[arg-type]
+
+
 def occupy(uploader: Uploader, ns: FakeNamespace, reason: str) -> None:
     """Holds the uploader's thread in a store of its own until ``ns.gate`` is set: what is submitted next queues."""
     ns.gate.clear()
@@ -60,9 +66,8 @@ def upload(request_id: str, reason: str, blocks: int) -> Upload:
 class UploaderTest(unittest.TestCase):
 
     def test_saves_are_stored_in_order_sending_only_the_blocks_beyond_the_cached_prefix(self) -> None:
-        stats = SaveStats()
         ns = FakeNamespace(cached_blocks=1)
-        uploader = Uploader(ns, 4, stats)  # type: ignore[arg-type]
+        stats, uploader = uploader_of(ns)
         self.assertTrue(uploader.submit(upload("a", "cold", 2)))
         self.assertTrue(uploader.submit(upload("b", "continued", 3)))
         self.assertTrue(uploader.flush(10))
@@ -72,9 +77,8 @@ class UploaderTest(unittest.TestCase):
                           stats.counts["stores"], stats.counts["bytes_stored"]), (1, 1, 2, 12))
 
     def test_a_later_save_that_extends_a_queued_one_takes_its_place(self) -> None:
-        stats = SaveStats()
         ns = FakeNamespace()
-        uploader = Uploader(ns, 4, stats)  # type: ignore[arg-type]
+        stats, uploader = uploader_of(ns)
         occupy(uploader, ns, "cold")
         uploader.submit(upload("r", "cold", 2))
         uploader.submit(upload("r", "finish", 3))  # the prompt and its reply: extends the cold save
@@ -86,9 +90,8 @@ class UploaderTest(unittest.TestCase):
         self.assertEqual((stats.counts["saves.cold.superseded"], stats.counts["saves.finish.stored"]), (1, 1))
 
     def test_a_full_queue_drops_the_save_after_its_wait_and_counts_it(self) -> None:
-        stats = SaveStats()
         ns = FakeNamespace()
-        uploader = Uploader(ns, 1, stats)  # type: ignore[arg-type]
+        stats, uploader = uploader_of(ns, 1)
         occupy(uploader, ns, "cold")
         self.assertTrue(uploader.submit(upload("b", "cold", 1)))  # the queue's one place
         with self.assertLogs("promptcache.connector", "WARNING") as logs:
@@ -107,9 +110,8 @@ class UploaderTest(unittest.TestCase):
 
     def test_a_failed_store_is_counted_and_the_thread_goes_on(self) -> None:
         for error in (Unavailable(503, "NoStorageNode", "no node"), RuntimeError("a bug")):
-            stats = SaveStats()
             ns = FakeNamespace(fail=error)
-            uploader = Uploader(ns, 4, stats)  # type: ignore[arg-type]
+            stats, uploader = uploader_of(ns)
             with self.assertLogs("promptcache.connector", "WARNING") as logs:
                 uploader.submit(upload("a", "cold", 1))
                 self.assertTrue(uploader.flush(10))
@@ -121,9 +123,8 @@ class UploaderTest(unittest.TestCase):
                               stats.counts["saves.finish.stored"]), (1, 1, 1), repr(error))
 
     def test_close_stores_what_it_can_until_its_deadline_and_drops_the_rest(self) -> None:
-        stats = SaveStats()
         ns = FakeNamespace()
-        uploader = Uploader(ns, 4, stats)  # type: ignore[arg-type]
+        stats, uploader = uploader_of(ns)
         occupy(uploader, ns, "shutdown")
         uploader.submit(upload("b", "shutdown", 1))
         uploader.close(time.monotonic() + 0.05)
