@@ -115,7 +115,7 @@ public final class ConcurrentReadStore extends RocksDBStore {
      * code for every key it does not find: 2.5 % of the index's CPU under the issue-31 bench): in a replica restarted
      * on its state dir it answered "absent" for keys that were there, for a moment after the start - the PrefixMap's
      * layout stamp, read at start, and the first lookups of prefixes flushed before the kill - so a warm restart derived
-     * every entry again and missed cached prefixes (IndexReplicasIT, 5 failures in 10 runs; none in 5 with
+     * every entry again and missed cached prefixes (IndexReplicasIT, 5 failures in 10 runs; none in 10 with
      * {@code get}; docs/benchmarks.md, "RocksDB in the index"). A point read that answers a miss for a key that is
      * there is a wrong answer everywhere this store is read - the derived entries' listers, the ADVERTISEs they win
      * over - so the few microseconds a miss costs more are kept.
