@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -191,7 +192,20 @@ public class TransactionalPublisher {
         long start = System.nanoTime();
         RuntimeException failure = new PublishException("the transaction did not complete", null);
         try {
-            slot.publish(batch);
+            try {
+                slot.publish(batch);
+            } catch (PublishException e) {
+                if (!isCoordinatorRace(e)) {
+                    throw e;
+                }
+                // the coordinator answered a commit it had completed as an invalid state (Kafka 4.1 logs "state is
+                // COMPLETE_COMMIT, but received transaction marker result to send: COMMIT"): once more on a fresh
+                // producer (the slot dropped the broken one); records written twice are duplicates every reader
+                // applies once (docs/architecture.md, "A producer that recovers")
+                LOG.info("transactional producer {}: {}; publishing the batch again on a new producer", slot.index,
+                        e.getMessage());
+                slot.publish(batch);
+            }
             transactions.increment();
             failure = null;
         } catch (PublishException e) {
@@ -295,6 +309,15 @@ public class TransactionalPublisher {
                 throw failure;
             }
         }
+    }
+
+    private static boolean isCoordinatorRace(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof InvalidTxnStateException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One transactional id; its producer is created and initialized lazily and replaced after a failure. */
