@@ -12,10 +12,12 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 
+import io.promptcache.schema.kafka.InstanceId;
+
 /**
  * The clients of the gc-processor's Kafka Streams (Kafka's own, as its default supplier makes them), with its main
  * consumers static members of the GC's group: {@code group.instance.id} = this instance's name as Kafka takes it
- * ({@link GcInstance#memberId}) + "-" + the stream thread's index. A consumer that drops out of the group and rejoins
+ * ({@link InstanceId#kafkaSafe}) + "-" + the stream thread's index. A consumer that drops out of the group and rejoins
  * (every one does when the broker restarts: "the thread is being fenced ... will rejoin") then takes its own place
  * back, where a dynamic member rejoined as a new member and the group waited for the old one until its rebalance
  * timeout ({@code max.poll.interval.ms}, 5 minutes) with no GC processing anything (one of the soak's two broker
@@ -33,7 +35,7 @@ public final class StaticMembership implements KafkaClientSupplier {
 
     /** Static members named after {@code instanceId}, or dynamic ones ({@code enabled} false). */
     public StaticMembership(String instanceId, boolean enabled) {
-        this.member = enabled ? GcInstance.memberId(instanceId) : null;
+        this.member = enabled ? InstanceId.kafkaSafe(instanceId) : null;
     }
 
     /** {@code config} with the static member id of the thread its client id names (none when off or set already). */

@@ -11,7 +11,6 @@ import jakarta.inject.Inject;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -40,8 +39,8 @@ public class CoPartitioningCheck implements HealthCheck {
     @Identifier("default-kafka-broker")
     Map<String, Object> kafka;
 
-    @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
-    String topicPrefix;
+    @Inject
+    TopicCatalog catalog;
 
     private volatile boolean passed;
 
@@ -50,7 +49,6 @@ public class CoPartitioningCheck implements HealthCheck {
         if (passed) {
             return HealthCheckResponse.up("co-partitioning");
         }
-        TopicCatalog catalog = new TopicCatalog(topicPrefix);
         List<String> topics = Topics.CO_PARTITIONED.stream().map(catalog::name).toList();
         Map<String, Object> config = ClientSettings.admin(kafka);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);

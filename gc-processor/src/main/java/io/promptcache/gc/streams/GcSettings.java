@@ -18,7 +18,6 @@ import io.promptcache.gc.budget.BudgetProcessor;
 import io.promptcache.gc.budget.KafkaBookProgress;
 import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.config.GcConfig;
-import io.promptcache.gc.config.GcInstance;
 import io.promptcache.gc.config.StaticMembership;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.metrics.GcMetrics;
@@ -26,6 +25,7 @@ import io.promptcache.gc.policy.Policy;
 import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageOutbox;
 import io.promptcache.schema.kafka.ClientSettings;
+import io.promptcache.schema.kafka.InstanceId;
 import io.promptcache.schema.node.ExternalNodes;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.GraceWindow;
@@ -49,7 +49,7 @@ public class GcSettings {
             @ConfigProperty(name = GraceWindow.KEY, defaultValue = GraceWindow.DEFAULT) Duration grace) {
         this.config = config;
         this.grace = GraceWindow.check(grace);
-        this.instanceId = GcInstance.id(config.instanceId(), port);
+        this.instanceId = InstanceId.of(config.instanceId(), port);
     }
 
     public String instanceId() {
@@ -99,14 +99,20 @@ public class GcSettings {
         outbox.close();
     }
 
+    /** The topic names: the one place the GC reads {@value TopicCatalog#PREFIX_CONFIG_KEY}. */
+    @Produces
+    @Singleton
+    TopicCatalog catalog(
+            @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX) String prefix) {
+        return new TopicCatalog(prefix);
+    }
+
     /** The orphan sweep's proof that the book has caught up, from the GC group's offsets. */
     @Produces
     @Singleton
     KafkaBookProgress bookProgress(@Identifier("default-kafka-broker") Map<String, Object> kafka,
-            @ConfigProperty(name = "quarkus.kafka-streams.application-id") String applicationId,
-            @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX) String topicPrefix) {
-        return new KafkaBookProgress(ClientSettings.admin(kafka), applicationId,
-                new TopicCatalog(topicPrefix).name(Topics.OBJECTS),
+            @ConfigProperty(name = "quarkus.kafka-streams.application-id") String applicationId, TopicCatalog catalog) {
+        return new KafkaBookProgress(ClientSettings.admin(kafka), applicationId, catalog.name(Topics.OBJECTS),
                 KafkaBookProgress.budgetTopic(applicationId, TopologyProducer.BUDGET_TOPIC),
                 config.orphans().proofWait());
     }

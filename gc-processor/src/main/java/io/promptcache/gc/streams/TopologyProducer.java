@@ -15,7 +15,6 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.promptcache.gc.budget.BookProgress;
 import io.promptcache.gc.budget.BudgetInput;
@@ -74,8 +73,8 @@ public class TopologyProducer {
             BookProgress bookProgress, DeleteSchedule deletes, NodeLiveness liveness) {
     }
 
-    @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
-    String topicPrefix;
+    @Inject
+    TopicCatalog catalog;
 
     @Inject
     GcSettings settings;
@@ -91,7 +90,7 @@ public class TopologyProducer {
 
     @Produces
     public Topology topology() {
-        return build(settings.topology(new TopicCatalog(topicPrefix), bookProgress), outbox, metrics);
+        return build(settings.topology(catalog, bookProgress), outbox, metrics);
     }
 
     /** The production topology (tests build it here too). */

@@ -3,7 +3,6 @@ package io.promptcache.gc.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import jakarta.inject.Inject;
 
@@ -16,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import io.promptcache.devservices.testing.ServiceHealthContract;
 import io.promptcache.gc.streams.GcSettings;
+import io.promptcache.schema.kafka.InstanceId;
 import io.quarkus.test.junit.QuarkusTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +35,7 @@ class StaticMembershipTest {
     @Test
     void shouldJoinTheGroupAsAStaticMemberNamedAfterTheInstance() throws Exception {
         ServiceHealthContract.awaitReady();
-        String expected = GcInstance.memberId(settings.instanceId());
+        String expected = InstanceId.kafkaSafe(settings.instanceId());
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ConfigProvider.getConfig()
                 .getValue("kafka.bootstrap.servers", String.class)))) {
             String group = ConfigProvider.getConfig().getValue("quarkus.kafka-streams.application-id", String.class);
@@ -58,12 +58,5 @@ class StaticMembershipTest {
                 .doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         assertThat(new StaticMembership("gc-a:8082", true).withMember(Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
                 "mine"))).containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "mine");
-    }
-
-    @Test
-    void shouldNameAnInstanceAsKafkaTakesIt() {
-        assertThat(GcInstance.memberId("gc-host.example:8082")).isEqualTo("gc-host.example-8082");
-        assertThat(GcInstance.id(Optional.of("gc-a"), 1)).isEqualTo("gc-a");
-        assertThat(GcInstance.id(Optional.empty(), 8082)).endsWith(":8082");
     }
 }

@@ -1,5 +1,6 @@
 package io.promptcache.gc.streams;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -10,10 +11,12 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.junit.jupiter.api.Test;
 
+import io.promptcache.schema.topic.TopicCatalog;
 import io.quarkus.test.junit.QuarkusTest;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
 @QuarkusTest
@@ -32,16 +35,21 @@ class CoPartitioningCheckTest {
             admin.createTopics(List.of(new NewTopic("mismatch.objects", 4, (short) 1),
                     new NewTopic("mismatch.access", 2, (short) 1), new NewTopic("mismatch.prefixes", 4, (short) 1)))
                     .all().get();
+            // created is not yet served: the broker learns of new topics from the controller a moment later
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> admin.describeTopics(List.of(
+                    "mismatch.objects", "mismatch.access", "mismatch.prefixes")).allTopicNames().get().size() == 3);
         }
         CoPartitioningCheck check = new CoPartitioningCheck();
         check.kafka = Map.of("bootstrap.servers", bootstrap);
-        check.topicPrefix = "mismatch.";
+        check.catalog = new TopicCatalog("mismatch.");
 
         // When
         HealthCheckResponse response = check.call();
 
         // Then
         assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        assertThat(response.getData().orElseThrow()).as(response.getData().orElseThrow().toString())
+                .containsKey("partitions");
         assertThat(response.getData().orElseThrow().get("partitions").toString()).contains("mismatch.access=2");
     }
 }

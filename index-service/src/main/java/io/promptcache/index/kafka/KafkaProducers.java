@@ -1,7 +1,5 @@
 package io.promptcache.index.kafka;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Map;
 
 import jakarta.annotation.PreDestroy;
@@ -17,6 +15,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.promptcache.index.config.IndexConfig;
 import io.promptcache.schema.kafka.ClientSettings;
+import io.promptcache.schema.kafka.InstanceId;
 import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.TopicSpec;
 import io.promptcache.schema.topic.Topics;
@@ -37,11 +36,10 @@ public class KafkaProducers {
     private final SharedProducer plain;
 
     KafkaProducers(IndexConfig config, @Identifier("default-kafka-broker") Map<String, Object> kafka,
-            @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX) String prefix,
-            @ConfigProperty(name = "quarkus.http.port", defaultValue = "8080") int httpPort) {
+            TopicCatalog catalog, @ConfigProperty(name = "quarkus.http.port", defaultValue = "8080") int httpPort) {
         this.kafka = kafka;
-        this.instanceId = config.instanceId().orElseGet(() -> hostName() + "-" + httpPort);
-        this.catalog = new TopicCatalog(prefix);
+        this.instanceId = InstanceId.of(config.instanceId(), httpPort);
+        this.catalog = catalog;
         this.timeoutMs = (int) config.store().kafkaTimeout().toMillis();
         this.plain = new SharedProducer(() -> new KafkaProducer<>(base(), new ByteArraySerializer(),
                 new ByteArraySerializer()));
@@ -104,11 +102,4 @@ public class KafkaProducers {
         plain.close(java.time.Duration.ofSeconds(2));
     }
 
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
-        }
-    }
 }

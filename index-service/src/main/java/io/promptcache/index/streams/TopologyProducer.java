@@ -11,7 +11,6 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.Stores;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.promptcache.index.metrics.IndexMetrics;
 import io.promptcache.schema.proto.PrefixEntry;
@@ -36,8 +35,8 @@ public class TopologyProducer {
     public static final String KEY_PAGES = "key-pages";
     public static final String NAMESPACE_TABLE = "namespace-table";
 
-    @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX)
-    String topicPrefix;
+    @Inject
+    TopicCatalog catalog;
 
     @Inject
     IndexMetrics metrics;
@@ -47,7 +46,7 @@ public class TopologyProducer {
 
     @Produces
     public Topology topology() {
-        return build(new TopicCatalog(topicPrefix), entry -> metrics.advertiseVisible(entry.getAdvertisedAtMs()),
+        return build(catalog, entry -> metrics.advertiseVisible(entry.getAdvertisedAtMs()),
                 sharers);
     }
 

@@ -73,12 +73,10 @@ public class NodeHeartbeat {
     private long reclaimableAtMs = Long.MIN_VALUE / 2;
 
     NodeHeartbeat(ObjectStore store, StorageConfig config,
-            @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
+            @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig, TopicCatalog catalog) {
         this.store = store;
         this.config = config;
         this.kafkaConfig = kafkaConfig;
-        TopicCatalog catalog = new TopicCatalog(ConfigProvider.getConfig()
-                .getOptionalValue(TopicCatalog.PREFIX_CONFIG_KEY, String.class).orElse(TopicCatalog.DEFAULT_PREFIX));
         this.topic = catalog.name(Topics.NODES);
         this.reclaimsTopic = catalog.name(Topics.RECLAIMS);
         this.nodeId = new NodeId(config.nodeId());

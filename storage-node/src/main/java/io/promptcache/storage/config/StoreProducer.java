@@ -10,10 +10,14 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.promptcache.schema.object.GraceWindow;
+import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.storage.store.ObjectStore;
 import io.promptcache.storage.store.StoreOptions;
 
-/** Opens the object store (and validates it) at startup; stops it gracefully (writer drained) at shutdown. */
+/**
+ * Opens the object store (and validates it) at startup; stops it gracefully (writer drained) at shutdown. Also makes
+ * the node's topic catalog.
+ */
 @ApplicationScoped
 public class StoreProducer {
 
@@ -32,5 +36,13 @@ public class StoreProducer {
 
     void close(@Disposes ObjectStore store) {
         store.stop();
+    }
+
+    /** The topic names: the one place the node reads {@value TopicCatalog#PREFIX_CONFIG_KEY}. */
+    @Produces
+    @Singleton
+    TopicCatalog catalog(
+            @ConfigProperty(name = TopicCatalog.PREFIX_CONFIG_KEY, defaultValue = TopicCatalog.DEFAULT_PREFIX) String prefix) {
+        return new TopicCatalog(prefix);
     }
 }

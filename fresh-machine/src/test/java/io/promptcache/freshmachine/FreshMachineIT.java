@@ -1,4 +1,4 @@
-package io.promptcache.stack;
+package io.promptcache.freshmachine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
