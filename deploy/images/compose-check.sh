@@ -79,17 +79,14 @@ down() { # the current tool's stack, and what its engine leaves beside it
         # podman-compose 1.0.3 leaves the project's network; netavark leaves its (empty) chains behind the last one
         podman network exists "${project}_default" 2>/dev/null && podman network rm -f "${project}_default" >/dev/null
         # what netavark added (chains, per network ones too, and their jumps) and did not take back: removed here
-        local table rule chain
+        local table rule chain chains
         for table in filter nat; do
             netavark_lines "$table" | comm -13 "$work/netavark-$table" - >"$work/netavark-$table.new"
             { grep '^-A ' "$work/netavark-$table.new" || true; } | sed 's/^-A /-D /' \
                 | while read -r rule; do eval iptables -t "$table" "$rule"; done
-            for chain in $(sed -n 's/^:\([^ ]*\) .*/\1/p' "$work/netavark-$table.new"); do
-                iptables -t "$table" -F "$chain"
-            done
-            for chain in $(sed -n 's/^:\([^ ]*\) .*/\1/p' "$work/netavark-$table.new"); do
-                iptables -t "$table" -X "$chain"
-            done
+            chains=$(sed -n 's/^:\([^ ]*\) .*/\1/p' "$work/netavark-$table.new")
+            for chain in $chains; do iptables -t "$table" -F "$chain"; done  # emptied first: one may jump to another
+            for chain in $chains; do iptables -t "$table" -X "$chain"; done
         done
     fi
 }

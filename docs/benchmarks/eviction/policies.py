@@ -28,14 +28,19 @@ def load(path):
     return [json.loads(line)["hash_ids"] for line in open(path)]
 
 
+def hit_length(ids, cache):
+    """The request's hit: how many of its leading blocks are cached."""
+    m = 0
+    while m < len(ids) and ids[m] in cache:
+        m += 1
+    return m
+
+
 def lru(reqs, cap):
     cache = collections.OrderedDict()
     hit = total = 0
     for ids in reqs:
-        m = 0
-        while m < len(ids) and ids[m] in cache:
-            m += 1
-        hit += m
+        hit += hit_length(ids, cache)
         total += len(ids)
         for b in ids:
             if b in cache:
@@ -59,10 +64,7 @@ def belady(reqs, cap):
     uses = future_uses(reqs)
     cache, heap, hit, total = {}, [], 0, 0
     for i, ids in enumerate(reqs):
-        m = 0
-        while m < len(ids) and ids[m] in cache:
-            m += 1
-        hit += m
+        hit += hit_length(ids, cache)
         total += len(ids)
         for b in ids:
             p = uses[b]
@@ -105,9 +107,7 @@ class LeafCache:
                     self.push(parent)
 
     def request(self, i, ids):
-        m = 0
-        while m < len(ids) and ids[m] in self.cached:
-            m += 1
+        m = hit_length(ids, self.cached)
         prev = None
         for j, b in enumerate(ids):
             new = b not in self.cached

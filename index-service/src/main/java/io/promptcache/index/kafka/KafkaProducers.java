@@ -101,5 +101,4 @@ public class KafkaProducers {
     void close() {
         plain.close(java.time.Duration.ofSeconds(2));
     }
-
 }

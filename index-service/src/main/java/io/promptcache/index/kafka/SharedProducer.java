@@ -56,13 +56,19 @@ public final class SharedProducer implements Producer<byte[], byte[]> {
      * every later send (Kafka's fatal producer errors, and a closed producer's IllegalStateException).
      */
     public static boolean isFatal(Throwable failure) {
+        return causedBy(failure, AuthenticationException.class, ClusterAuthorizationException.class,
+                TransactionalIdAuthorizationException.class, OutOfOrderSequenceException.class,
+                UnknownProducerIdException.class, InvalidProducerEpochException.class, ProducerFencedException.class,
+                UnsupportedVersionException.class, IllegalStateException.class);
+    }
+
+    /** Whether {@code failure} or one of its causes is one of {@code kinds}. */
+    static boolean causedBy(Throwable failure, Class<?>... kinds) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof AuthenticationException || t instanceof ClusterAuthorizationException
-                    || t instanceof TransactionalIdAuthorizationException || t instanceof OutOfOrderSequenceException
-                    || t instanceof UnknownProducerIdException || t instanceof InvalidProducerEpochException
-                    || t instanceof ProducerFencedException || t instanceof UnsupportedVersionException
-                    || t instanceof IllegalStateException) {
-                return true;
+            for (Class<?> kind : kinds) {
+                if (kind.isInstance(t)) {
+                    return true;
+                }
             }
         }
         return false;

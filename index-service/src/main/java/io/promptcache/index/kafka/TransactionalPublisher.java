@@ -195,7 +195,7 @@ public class TransactionalPublisher {
             try {
                 slot.publish(batch);
             } catch (PublishException e) {
-                if (!isCoordinatorRace(e)) {
+                if (!SharedProducer.causedBy(e, InvalidTxnStateException.class)) {
                     throw e;
                 }
                 // the coordinator answered a commit it had completed as an invalid state (Kafka 4.1 logs "state is
@@ -309,15 +309,6 @@ public class TransactionalPublisher {
                 throw failure;
             }
         }
-    }
-
-    private static boolean isCoordinatorRace(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof InvalidTxnStateException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** One transactional id; its producer is created and initialized lazily and replaced after a failure. */
