@@ -14,6 +14,7 @@ import io.promptcache.schema.object.SharedBytes;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
+import io.promptcache.schema.proto.SharedPiece;
 import io.promptcache.schema.proto.TombstoneReason;
 
 /**
@@ -35,7 +36,7 @@ import io.promptcache.schema.proto.TombstoneReason;
  * until then. A plan therefore looks ahead with the scope's sustained {@code inflow}: the arrival rate of the slowest
  * quarter of the last horizon, over a horizon ({@link Inflow}; so a one-off burst is not taken for a rate).
  * A budget with limit {@code L} is enforced when its held bytes exceed {@code high x L}, or when its live bytes
- * plus its inflow do; victims are then tombstoned, in {@link Victim#EVICTION_ORDER}, until its live bytes are at
+ * plus its inflow do; victims are then tombstoned, in {@link Victim#evictionOrder}, until its live bytes are at
  * most {@code min(low x L, high x L - inflow)}. With no stores this is the plain high/low watermark pair; under a
  * sustained load larger than the watermark gap the live target moves down by the bytes in flight, so held bytes
  * stay near {@code high x L} instead of {@code low x L} plus everything in grace. The inflow comes from arrivals,
@@ -48,11 +49,13 @@ import io.promptcache.schema.proto.TombstoneReason;
  */
 public final class BudgetBook {
 
+    private final EvictionPolicy eviction;
     private final Map<ObjectId, GcObject> objects = new HashMap<>();
     private final Map<String, Account> nodes = new HashMap<>();
     private final Map<String, Account> tenants = new HashMap<>();
-    private final Account global = new Account();
+    private final Account global;
     private final TreeSet<Victim> byAge = new TreeSet<>(Victim.AGE_ORDER);
+    private final VictimClasses classes;
     private final Pieces pieces = new Pieces();
     /** Candidates cover at least this many of the busiest recent rounds' arrivals (until the next nominations). */
     static final int CANDIDATE_ROUNDS = 2;
@@ -64,12 +67,37 @@ public final class BudgetBook {
     private double reserveScale = 1.0;
     private boolean planned;
     private long lastPlan;
+    /** The latest time the book has seen (a use, a store, a plan): when an object that leaves without a plan left. */
+    private long clock;
+
+    /** A book that evicts least recently used first. */
+    public BudgetBook() {
+        this(EvictionPolicy.LRU);
+    }
+
+    /** A book that evicts in {@code policy}'s order and reports to it what happens to objects. */
+    public BudgetBook(EvictionPolicy policy) {
+        this.eviction = policy;
+        this.global = new Account(policy);
+        this.classes = new VictimClasses(policy, pieces);
+    }
+
+    /** Time reached {@code nowMs} (the time of what the caller reports next). */
+    public void advanceTo(long nowMs) {
+        clock = Math.max(clock, nowMs);
+    }
+
+    public EvictionPolicy eviction() {
+        return eviction;
+    }
 
     /**
      * Adds or replaces what the book knows of {@code id}; null removes it. A {@link GcObject#deleted() deleted} object
      * holds no bytes: it is kept only until no LIVE object reads the bytes it wrote ({@link #unread}).
      */
-    public void put(ObjectId id, GcObject object) {
+    public void put(ObjectId id, GcObject given) {
+        GcObject known = objects.get(id);
+        GcObject object = given != null && isLive(given) && !isLive(known) ? eviction.stored(id, given) : given;
         GcObject old = object == null ? objects.remove(id) : objects.put(id, object);
         if (old != null) {
             if (old.deleted()) {
@@ -94,6 +122,33 @@ public final class BudgetBook {
         if (object == null || !object.live()) {
             nominated.remove(id);
         }
+        reclassWriters(id, old);
+        reclassWriters(id, object);
+        report(id, old, object);
+    }
+
+    private static boolean isLive(GcObject object) {
+        return object != null && object.live() && !object.deleted();
+    }
+
+    /** Tells the policy what changed: an object became LIVE, was used again, or stopped being LIVE. */
+    private void report(ObjectId id, GcObject old, GcObject object) {
+        boolean wasLive = isLive(old);
+        if (isLive(object)) {
+            clock = Math.max(clock, object.lastUsedMs());
+            if (wasLive && (object.lastUsedMs() > old.lastUsedMs() || object.uses() > old.uses())) {
+                eviction.used(id, old, object, clock);
+            }
+        } else if (wasLive) {
+            eviction.gone(id, old, clock, pieces.liveRead(id.toString()));
+            // the objects it read that no LIVE object reads any more: their content is gone with it
+            for (SharedPiece piece : old.record().getSharedList()) {
+                ObjectId writer = ObjectId.parse(piece.getObjectId());
+                if (!writer.equals(id) && !isLive(objects.get(writer)) && !pieces.liveRead(writer.toString())) {
+                    eviction.released(writer, old.lastUsedMs(), clock);
+                }
+            }
+        }
     }
 
     /** Drops the scopes {@code old} was the last object of (after the replacement was added). */
@@ -111,8 +166,8 @@ public final class BudgetBook {
     }
 
     private void account(ObjectId id, GcObject object, boolean add) {
-        Victim victim = object.evictable() ? Victim.of(id, object) : null;
         Pieces.Change change = pieces.hold(id.toString(), object.record(), object.live(), add);
+        Victim victim = add ? classes.queue(id, object) : classes.dequeue(id);
         int copies = object.record().getNodesCount();
         Pieces.Change all = new Pieces.Change(change.held() * copies, change.live() * copies);
         for (String node : object.record().getNodesList()) {
@@ -129,6 +184,17 @@ public final class BudgetBook {
         }
     }
 
+    /** Moves the queued writers of {@code object}'s pieces whose class changed with it (it came or went). */
+    private void reclassWriters(ObjectId id, GcObject object) {
+        for (VictimClasses.Move move : classes.writersOf(id, object, objects::get)) {
+            for (String node : move.object().record().getNodesList()) {
+                nodes.get(node).move(move.was(), move.now());
+            }
+            tenants.get(move.object().record().getTenantId()).move(move.was(), move.now());
+            global.move(move.was(), move.now());
+        }
+    }
+
     private void arrived(GcObject object) {
         long bytes = SharedBytes.ownBytes(object.record());
         int copies = object.record().getNodesCount();
@@ -137,9 +203,9 @@ public final class BudgetBook {
         global.inflow().arrived(bytes * copies);
     }
 
-    private static void apply(Map<String, Account> scope, String name, Pieces.Change change, Victim victim,
+    private void apply(Map<String, Account> scope, String name, Pieces.Change change, Victim victim,
             boolean add) {
-        apply(scope.computeIfAbsent(name, n -> new Account()), change, victim, add);
+        apply(scope.computeIfAbsent(name, n -> new Account(eviction)), change, victim, add);
     }
 
     private static void apply(Account account, Pieces.Change change, Victim victim, boolean add) {
@@ -172,6 +238,8 @@ public final class BudgetBook {
     public List<Eviction> plan(Policy policy, Map<String, NodeStatus> heartbeats, long now, long horizonMs,
             long roundMs) {
         roll(now, horizonMs);
+        clock = Math.max(clock, now);
+        eviction.advance(now);
         reserveScale = policy.reclaimOnDemand() && horizonMs > 0 ? Math.min(1.0, (double) roundMs / horizonMs) : 1.0;
         List<Eviction> plan = new ArrayList<>();
         // a node is given up only when the others kept heartbeating: never for a stall of the feed (a broker outage)
@@ -179,7 +247,7 @@ public final class BudgetBook {
         for (String node : List.copyOf(nodes.keySet())) {
             if (policy.liveness().of(heartbeats.get(node), judgedAt) == NodeLiveness.Verdict.LOST) {
                 Account lost = nodes.get(node);
-                for (Victim victim : List.copyOf(lost.victims())) {
+                for (Victim victim : lost.victimList()) {
                     retire(victim.id(), TombstoneReason.TOMBSTONE_REASON_NODE_LOST, plan);
                 }
             }
@@ -247,8 +315,10 @@ public final class BudgetBook {
                 }
                 freed += frees;
                 if (nominated.add(victim.id())) {
-                    fresh.add(new Nomination(victim.id(), heartbeat.getKey(),
-                            victim.superseded() ? 0 : victim.lastUsedMs()));
+                    fresh.add(victim.superseded()
+                            ? new Nomination(victim.id(), heartbeat.getKey(), 0)
+                            : new Nomination(victim.id(), heartbeat.getKey(), victim.lastUsedMs(),
+                                    eviction.bonusMs(victim.cls())));
                 }
             }
         }
@@ -344,7 +414,7 @@ public final class BudgetBook {
 
     private void retire(ObjectId id, TombstoneReason reason, List<Eviction> plan) {
         GcObject object = objects.get(id);
-        put(id, new GcObject(retired(object.record()), object.lastAccessMs(), object.superseded()));
+        put(id, object.with(retired(object.record()), object.superseded()));
         plan.add(new Eviction(id, reason));
     }
 

@@ -12,8 +12,22 @@ import io.promptcache.schema.proto.ObjectState;
  * @param superseded no prefix key points to it any more, though some did
  * @param deleted its bytes are deleted on its nodes (phase two is done); it holds nothing, and its record is nulled
  *        once no LIVE object reads the bytes it wrote (its keys are served by those until then)
+ * @param uses accesses since it was stored (what {@link ReusePolicy} classes objects by)
+ * @param depth turns of content before its own: its parent's + 1 for a continuation (0 for an object stored whole),
+ *        or more when it stores again what an evicted object held ({@link ReusePolicy})
+ * @param fresh of its own blocks, those no object held lately (-1: all of them, as its record says)
  */
-public record GcObject(ObjectRecord record, long lastAccessMs, boolean superseded, boolean deleted) {
+public record GcObject(ObjectRecord record, long lastAccessMs, boolean superseded, boolean deleted, int uses,
+        int depth, int fresh) {
+
+    public GcObject(ObjectRecord record, long lastAccessMs, boolean superseded, boolean deleted, int uses,
+            int depth) {
+        this(record, lastAccessMs, superseded, deleted, uses, depth, -1);
+    }
+
+    public GcObject(ObjectRecord record, long lastAccessMs, boolean superseded, boolean deleted) {
+        this(record, lastAccessMs, superseded, deleted, 0, 0);
+    }
 
     public GcObject(ObjectRecord record, long lastAccessMs, boolean superseded) {
         this(record, lastAccessMs, superseded, false);
@@ -31,5 +45,20 @@ public record GcObject(ObjectRecord record, long lastAccessMs, boolean supersede
     /** Last use: the latest access, or the creation if it was never accessed. */
     public long lastUsedMs() {
         return Math.max(lastAccessMs, record.getCreatedAtMs());
+    }
+
+    /** The same object used (accessed) again at {@code atMs}. */
+    public GcObject usedAt(long atMs) {
+        return new GcObject(record, Math.max(lastAccessMs, atMs), superseded, deleted, uses + 1, depth, fresh);
+    }
+
+    /** The same object counted as used once more, its last use unchanged (a hit of a prefix of it). */
+    public GcObject counted() {
+        return new GcObject(record, lastAccessMs, superseded, deleted, uses + 1, depth, fresh);
+    }
+
+    /** The same object with another record and supersession, its uses and depth kept. */
+    public GcObject with(ObjectRecord next, boolean nextSuperseded) {
+        return new GcObject(next, lastAccessMs, nextSuperseded, deleted, uses, depth, fresh);
     }
 }

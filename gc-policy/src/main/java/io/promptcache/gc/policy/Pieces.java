@@ -61,6 +61,18 @@ final class Pieces {
         return new Change(held, liveBytes);
     }
 
+    /** How many LIVE objects read some of the bytes {@code writerId} wrote (its own piece), the writer included. */
+    int liveReaders(String writerId) {
+        Piece piece = pieces.get(writerId);
+        int readers = 0;
+        if (piece != null) {
+            for (int n : piece.liveReaches.values()) {
+                readers += n;
+            }
+        }
+        return readers;
+    }
+
     /** Whether a LIVE object reads some of the bytes {@code writerId} wrote (its own piece). */
     boolean liveRead(String writerId) {
         Piece piece = pieces.get(writerId);

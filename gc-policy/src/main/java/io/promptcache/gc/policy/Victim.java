@@ -6,12 +6,15 @@ import io.promptcache.schema.key.ObjectId;
 
 /**
  * An evictable object as victim selection orders it (seed 001 §2.5, DESIGN.md "Ownership and GC"): superseded
- * objects first (they hold no unique value), then the lowest priority, then the least recently used, then the
- * longest prefix (most blocks); the object id breaks remaining ties so every instance orders alike.
+ * objects first (they hold no unique value), then the lowest priority, then the earliest rank (its last use plus its
+ * class's bonus under the {@link EvictionPolicy}: the last use alone under LRU), then the longest prefix (most
+ * blocks); the object id breaks remaining ties so every instance orders alike.
+ *
+ * @param cls its class under the policy (fixed while the object is)
  */
-record Victim(ObjectId id, boolean superseded, int priority, long lastUsedMs, int blocks) {
+record Victim(ObjectId id, boolean superseded, int priority, long lastUsedMs, int blocks, int cls) {
 
-    /** Eviction order: the first element is evicted first. */
+    /** Eviction order within one class (the bonus is the class's, so it changes nothing there). */
     static final Comparator<Victim> EVICTION_ORDER = Comparator.comparing((Victim v) -> !v.superseded)
             .thenComparingInt(Victim::priority)
             .thenComparingLong(Victim::lastUsedMs)
@@ -22,8 +25,27 @@ record Victim(ObjectId id, boolean superseded, int priority, long lastUsedMs, in
     static final Comparator<Victim> AGE_ORDER = Comparator.comparingLong(Victim::lastUsedMs)
             .thenComparing(Victim::id);
 
-    static Victim of(ObjectId id, GcObject object) {
+    /**
+     * The class of an object whose content LIVE continuations read whole: evicting it frees nothing (unless it is
+     * superseded, it is never taken), so it ranks last, whatever the policy, and is not walked past at every choice.
+     */
+    static final int HELD = Integer.MIN_VALUE;
+
+    /** Eviction order across classes: as {@link #EVICTION_ORDER}, each victim's last use shifted by its bonus. */
+    static Comparator<Victim> evictionOrder(EvictionPolicy policy) {
+        return Comparator.comparing((Victim v) -> !v.superseded)
+                .thenComparingInt(Victim::priority)
+                .thenComparingLong(v -> v.cls == HELD ? Long.MAX_VALUE : v.lastUsedMs + policy.bonusMs(v.cls))
+                .thenComparing(Comparator.comparingInt(Victim::blocks).reversed())
+                .thenComparing(Victim::id);
+    }
+
+    /**
+     * @param readOn LIVE continuations read bytes it wrote
+     * @param freesNothing evicting it alone would free no byte
+     */
+    static Victim of(ObjectId id, GcObject object, EvictionPolicy policy, boolean readOn, boolean freesNothing) {
         return new Victim(id, object.superseded(), object.record().getPriority(), object.lastUsedMs(),
-                object.record().getBlocks());
+                object.record().getBlocks(), readOn && freesNothing ? HELD : policy.classOf(object, readOn));
     }
 }

@@ -1,5 +1,6 @@
 package io.promptcache.stack.simulate;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -7,8 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import com.google.protobuf.ByteString;
+
 import io.promptcache.gc.policy.BudgetBook;
 import io.promptcache.gc.policy.Eviction;
+import io.promptcache.gc.policy.EvictionPolicy;
 import io.promptcache.gc.policy.GcObject;
 import io.promptcache.gc.policy.Nomination;
 import io.promptcache.gc.policy.Policy;
@@ -47,14 +51,14 @@ final class PolicySimulation {
     private final long bytesPerBlock;
     private final long graceMs;
     private final long planIntervalMs;
-    private final BudgetBook book = new BudgetBook();
+    private final BudgetBook book;
     private final Map<Long, ObjectId> prefixes = new HashMap<>();
     private final Map<ObjectId, Integer> keysHeld = new HashMap<>();
     /** Writer -> its LIVE sharers by how many of its blocks they hold (as index-service's Sharers). */
     private final Map<ObjectId, TreeSet<Sharer>> sharers = new HashMap<>();
     private final ArrayDeque<Retired> inGrace = new ArrayDeque<>();
-    /** LIVE eviction candidates, in the node's deletion order (last use, a hit counting as a use). */
-    private final TreeSet<Candidate> candidates = new TreeSet<>(Comparator.comparingLong(Candidate::lastUseMs)
+    /** LIVE eviction candidates, in the node's deletion order (rank: last use, a hit counting as a use, + bonus). */
+    private final TreeSet<Candidate> candidates = new TreeSet<>(Comparator.comparingLong(Candidate::rankMs)
             .thenComparing(c -> c.id().toString()));
     private final Map<ObjectId, Candidate> candidateOf = new HashMap<>();
     private long refusals;
@@ -66,8 +70,8 @@ final class PolicySimulation {
     private record Retired(ObjectId id, long removeAtMs) {
     }
 
-    /** A LIVE object the GC nominated, as the node orders it. */
-    private record Candidate(ObjectId id, long lastUseMs) {
+    /** A LIVE object the GC nominated, as the node orders it (its bonus as nominated, its rank moved by uses). */
+    private record Candidate(ObjectId id, long rankMs, long bonusMs) {
     }
 
     /** A LIVE object holding the first {@code blocks} blocks of a writer's body. */
@@ -77,8 +81,10 @@ final class PolicySimulation {
     private static final Comparator<Sharer> BY_REACH = Comparator.comparingLong(Sharer::blocks)
             .thenComparing(s -> s.id().toString());
 
-    PolicySimulation(Policy policy, long capacityBytes, long bytesPerBlock, long graceMs, long planIntervalMs) {
+    PolicySimulation(Policy policy, EvictionPolicy eviction, long capacityBytes, long bytesPerBlock, long graceMs,
+            long planIntervalMs) {
         this.policy = policy;
+        this.book = new BudgetBook(eviction);
         this.capacityBytes = capacityBytes;
         this.bytesPerBlock = bytesPerBlock;
         this.graceMs = graceMs;
@@ -90,13 +96,30 @@ final class PolicySimulation {
         removeExpired(nowMs);
         int matched = longestLivePrefix(blockIds);
         ObjectId hit = matched == 0 ? null : servedBy(blockIds[matched - 1], matched);
-        if (hit != null && matched >= book.get(hit).record().getBlocks()) { // a hit of the whole object is a use of it
-            GcObject object = book.get(hit);
-            book.put(hit, new GcObject(object.record(), nowMs, object.superseded()));
+        book.advanceTo(nowMs);
+        if (hit != null) { // a use of the object serving the hit and of every object whose bytes it reads
+            GcObject served = book.get(hit);
+            long read = matched * bytesPerBlock;
+            // an object the hit reads whole is used now; one it reads a prefix of only counts a use (the
+            // continuation stored next holds those bytes and is the fresh one)
+            if (read > served.record().getSharedBytes()) { // it reads some of the object's own bytes
+                book.put(hit, matched >= served.record().getBlocks() ? served.usedAt(nowMs) : served.counted());
+            }
+            for (SharedPiece piece : served.record().getSharedList()) {
+                ObjectId writer = ObjectId.parse(piece.getObjectId());
+                GcObject reader = book.get(writer);
+                if (piece.getOffset() < read && reader != null && reader.live() && !writer.equals(hit)) {
+                    boolean whole = piece.getOffset() + piece.getBytes() <= read
+                            && SharedBytes.reach(hit.toString(), served.record(), piece) == piece.getBytes();
+                    book.put(writer, whole ? reader.usedAt(nowMs) : reader.counted());
+                }
+            }
+        }
+        if (hit != null && matched >= book.get(hit).record().getBlocks()) {
             Candidate candidate = candidateOf.get(hit);
             if (candidate != null) { // the node sees the hit's range GET of the whole object
                 candidates.remove(candidate);
-                candidate = new Candidate(hit, nowMs);
+                candidate = new Candidate(hit, nowMs + candidate.bonusMs(), candidate.bonusMs());
                 candidates.add(candidate);
                 candidateOf.put(hit, candidate);
             }
@@ -157,6 +180,14 @@ final class PolicySimulation {
                 .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId("00000000000000000000000000000000")
                 .addNodes(NODE).setBucket("sim").setKey(id.toString()).setTotalBytes(blockIds.length * bytesPerBlock)
                 .setBlocks(blockIds.length).setTenantId("default").setCreatedAtMs(nowMs);
+        // the keys it writes (a trace's block ids name their prefixes): all of a whole object, those beyond the
+        // shared ones of a continuation
+        int first = parent == null ? 0 : matched;
+        ByteBuffer keys = ByteBuffer.allocate(8 * (blockIds.length - first));
+        for (int k = first; k < blockIds.length; k++) {
+            keys.putLong(blockIds[k]);
+        }
+        record.setWrittenPrefixHashes(ByteString.copyFrom(keys.flip())).setWrittenPrefixHashBytes(8);
         if (parent != null) {
             long shared = matched * bytesPerBlock;
             record.setParentObjectId(parent.toString()).setSharedBytes(shared)
@@ -170,10 +201,8 @@ final class PolicySimulation {
         bytesWritten += own;
         newBlockBytes += (blockIds.length - matched) * bytesPerBlock;
         ObjectRecord stored = record.build();
-        book.put(id, new GcObject(stored, 0, false));
+        book.put(id, new GcObject(stored, 0, false, false, 0, parent == null ? 0 : book.get(parent).depth() + 1));
         share(id, stored, true);
-        // the blocks it wrote: all of a whole object, those beyond the shared ones of a continuation
-        int first = parent == null ? 0 : matched;
         keysHeld.put(id, blockIds.length - first);
         for (int k = first; k < blockIds.length; k++) {
             ObjectId previous = prefixes.put(blockIds[k], id);
@@ -216,7 +245,7 @@ final class PolicySimulation {
         int left = keysHeld.merge(id, -1, Integer::sum);
         GcObject object = book.get(id);
         if (left == 0 && object != null && object.live()) {
-            book.put(id, new GcObject(object.record(), object.lastAccessMs(), true));
+            book.put(id, object.with(object.record(), true));
         }
     }
 
@@ -227,7 +256,7 @@ final class PolicySimulation {
         List<Eviction> plan = book.plan(policy, Map.of(NODE, node), nowMs, graceMs + planIntervalMs,
                 planIntervalMs);
         for (Nomination nomination : book.nominate(policy, Map.of(NODE, node), Integer.MAX_VALUE)) {
-            Candidate candidate = new Candidate(nomination.id(), nomination.lastUseMs());
+            Candidate candidate = new Candidate(nomination.id(), nomination.rankMs(), nomination.bonusMs());
             candidates.add(candidate);
             candidateOf.put(nomination.id(), candidate);
         }
@@ -235,7 +264,7 @@ final class PolicySimulation {
             GcObject object = book.get(eviction.id());
             ObjectRecord tombstone = Tombstones.of(object.record(), eviction.reason(), nowMs + graceMs, "simulate");
             share(eviction.id(), object.record(), false);
-            book.put(eviction.id(), new GcObject(tombstone, object.lastAccessMs(), object.superseded()));
+            book.put(eviction.id(), object.with(tombstone, object.superseded()));
             inGrace.addLast(new Retired(eviction.id(), nowMs + graceMs));
         }
         removeExpired(nowMs);

@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.promptcache.gc.policy.EvictionPolicy;
 import io.promptcache.gc.policy.Policy;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.stack.cli.DurationConverter;
@@ -30,9 +31,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code promptcache simulate}: a trace against the GC's eviction policy in memory, for a list of capacities. */
-@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Replay a Mooncake-format trace against promptcache's eviction policy (the gc-processor's own "
-        + "code) in memory - no Kafka, no storage - for a list of capacities, beside the block-level LRU "
-        + "reference; print and plot hit ratio vs capacity. This is how to size a cluster.")
+@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Replay a Mooncake-format trace against promptcache's eviction policies (the gc-processor's own "
+        + "code) in memory - no Kafka, no storage - for a list of capacities, beside the block-level LRU and "
+        + "offline Belady references; print and plot hit ratio vs capacity. This is how to size a cluster and "
+        + "choose a policy.")
 public final class SimulateCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -70,42 +72,28 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "simulate-report", description = "directory for simulate.json and hit-ratio-vs-capacity.svg (default ${DEFAULT-VALUE})")
     Path out;
 
+    @Option(names = "--eviction", split = ",", defaultValue = "lru,reuse", description = "the GC's eviction policies to compare (promptcache.gc.eviction): lru, reuse (default ${DEFAULT-VALUE})")
+    List<String> evictions;
+
     @Override
     public Integer call() {
         PrintWriter console = command.commandLine().getOut();
         List<TraceRequest> requests = MooncakeTrace.read(trace, traceRequests);
+        evictions.forEach(EvictionPolicy::named); // an unknown name fails before any work
         Policy policy = new Policy(high, low, Duration.ofDays(7).toMillis(), 0, Map.of(), new NodeLiveness(3,
                 300_000), reclaimOnDemand);
         console.printf(Locale.ROOT, "%d requests of %s; KV %s per block; watermarks %.2f / %.2f; grace %s%n",
                 requests.size(), trace.getFileName(), Sizes.format(bytesPerBlock), high, low, grace);
-        console.println(
-                "capacity (blocks)  promptcache (objects, GC policy)  block LRU (reference)  ratio  write amp.  refused");
+        console.println("block hit ratio; x = over block LRU's; of Belady = the share of the offline reference's hits");
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%17s  %9s  %16s", "capacity (blocks)",
+                "block LRU", "Belady (offline)"));
+        for (String name : evictions) {
+            header.append(String.format(Locale.ROOT, "  %-30s", name + " (x LRU, of Belady, w.a., refused)"));
+        }
+        console.println(header);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (long blocks : capacities) {
-            PolicySimulation ours = new PolicySimulation(policy, blocks * bytesPerBlock, bytesPerBlock,
-                    grace.toMillis(), planInterval.toMillis());
-            BlockLru reference = new BlockLru(blocks);
-            long total = 0;
-            long hitOurs = 0;
-            long hitReference = 0;
-            for (TraceRequest r : requests) {
-                total += r.hashIds().length;
-                hitOurs += ours.request(r.timestampMs(), r.hashIds());
-                hitReference += reference.request(r.hashIds());
-            }
-            double a = (double) hitOurs / total;
-            double b = (double) hitReference / total;
-            console.printf(Locale.ROOT, "%17d  %32.4f  %21.4f  %5.3f  %10.2f  %7d%n", blocks, a, b,
-                    b == 0 ? 0 : a / b, ours.writeAmplification(), ours.refusals());
-            console.flush();
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("capacityBlocks", blocks);
-            row.put("capacityBytes", blocks * bytesPerBlock);
-            row.put("promptcacheBlockHitRatio", a);
-            row.put("blockLruBlockHitRatio", b);
-            row.put("promptcacheWriteAmplification", ours.writeAmplification());
-            row.put("storesRefused", ours.refusals());
-            rows.add(row);
+            rows.add(row(console, requests, policy, blocks));
         }
         write(rows, requests.size());
         console.println("report: " + out.resolve("simulate.json") + ", plot: "
@@ -114,14 +102,72 @@ public final class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** One capacity: the two references, then each policy through the GC's code. */
+    private Map<String, Object> row(PrintWriter console, List<TraceRequest> requests, Policy policy, long blocks) {
+        BlockLru lru = new BlockLru(blocks);
+        BlockBelady belady = new BlockBelady(blocks, requests);
+        List<PolicySimulation> runs = new ArrayList<>();
+        for (String name : evictions) {
+            runs.add(new PolicySimulation(policy, EvictionPolicy.named(name), blocks * bytesPerBlock, bytesPerBlock,
+                    grace.toMillis(), planInterval.toMillis()));
+        }
+        long total = 0;
+        long hitLru = 0;
+        long hitBelady = 0;
+        long[] hits = new long[runs.size()];
+        for (TraceRequest r : requests) {
+            total += r.hashIds().length;
+            hitLru += lru.request(r.hashIds());
+            hitBelady += belady.request(r.hashIds());
+            for (int k = 0; k < runs.size(); k++) {
+                hits[k] += runs.get(k).request(r.timestampMs(), r.hashIds());
+            }
+        }
+        double base = (double) hitLru / total;
+        double best = (double) hitBelady / total;
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%17d  %9.4f  %8.4f (%5.3fx)", blocks, base,
+                best, ratio(best, base)));
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("capacityBlocks", blocks);
+        row.put("capacityBytes", blocks * bytesPerBlock);
+        row.put("blockLruBlockHitRatio", base);
+        row.put("beladyBlockHitRatio", best);
+        Map<String, Object> policies = new LinkedHashMap<>();
+        for (int k = 0; k < runs.size(); k++) {
+            PolicySimulation run = runs.get(k);
+            double a = (double) hits[k] / total;
+            line.append(String.format(Locale.ROOT, "  %.4f (%5.3fx, %4.1f%%, %4.2f, %d)", a, ratio(a, base),
+                    100 * ratio(a, best), run.writeAmplification(), run.refusals()));
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("blockHitRatio", a);
+            p.put("overBlockLru", ratio(a, base));
+            p.put("shareOfBelady", ratio(a, best));
+            p.put("writeAmplification", run.writeAmplification());
+            p.put("storesRefused", run.refusals());
+            policies.put(evictions.get(k), p);
+        }
+        row.put("policies", policies);
+        console.println(line);
+        console.flush();
+        return row;
+    }
+
+    private static double ratio(double a, double b) {
+        return b == 0 ? 0 : a / b;
+    }
+
     private void write(List<Map<String, Object>> rows, int requestCount) {
         double[] xs = rows.stream().mapToDouble(r -> ((Long) r.get("capacityBlocks")).doubleValue()).toArray();
-        new LineChart("Block hit ratio vs capacity (" + trace.getFileName() + ")", "capacity (blocks, log scale)",
-                "block hit ratio", true).yMax(1)
-                .series("promptcache (GC policy)", xs,
-                        rows.stream().mapToDouble(r -> (Double) r.get("promptcacheBlockHitRatio")).toArray())
-                .series("block LRU (reference)", xs,
-                        rows.stream().mapToDouble(r -> (Double) r.get("blockLruBlockHitRatio")).toArray())
+        LineChart chart = new LineChart("Block hit ratio vs capacity (" + trace.getFileName() + ")",
+                "capacity (blocks, log scale)", "block hit ratio", true).yMax(1);
+        for (String name : evictions) {
+            chart.series("promptcache, " + name, xs, rows.stream().mapToDouble(r -> (Double) ((Map<?, ?>) ((Map<?, ?>) r
+                    .get("policies")).get(name)).get("blockHitRatio")).toArray());
+        }
+        chart.series("block LRU (reference)", xs,
+                rows.stream().mapToDouble(r -> (Double) r.get("blockLruBlockHitRatio")).toArray())
+                .series("Belady (offline reference)", xs,
+                        rows.stream().mapToDouble(r -> (Double) r.get("beladyBlockHitRatio")).toArray())
                 .write(out.resolve("hit-ratio-vs-capacity.svg"));
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("trace", trace.getFileName().toString());
@@ -132,6 +178,7 @@ public final class SimulateCommand implements Callable<Integer> {
         document.put("graceMs", grace.toMillis());
         document.put("planIntervalMs", planInterval.toMillis());
         document.put("reclaimOnDemand", reclaimOnDemand);
+        document.put("evictionPolicies", evictions);
         document.put("capacities", rows);
         try {
             Files.createDirectories(out);

@@ -4,6 +4,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.promptcache.gc.policy.EvictionPolicy;
 import io.promptcache.gc.policy.Policy;
 import io.promptcache.schema.node.NodeLiveness;
 
@@ -17,7 +18,7 @@ class PolicySimulationTest {
     @Test
     void shouldServeTheLongestStoredPrefixAndStoreOnlyTheMissedBlocksOnPartialHits() {
         // Given: room for 100 blocks of 10 bytes
-        PolicySimulation sim = new PolicySimulation(POLICY, 1000, 10, 0, 0);
+        PolicySimulation sim = new PolicySimulation(POLICY, EvictionPolicy.LRU, 1000, 10, 0, 0);
 
         // Then: a miss stores the prompt; a longer prompt hits its prefix and stores a continuation of it
         assertThat(sim.request(0, new long[]{1, 2, 3})).isZero();
@@ -31,7 +32,7 @@ class PolicySimulationTest {
     void shouldServeTheKeysOfAnEvictedTurnFromTheTurnThatSharesItsBytes() {
         // Given: objects expire after 10 ms unused; turn 1 (3 blocks), turn 2 continuing it (advertises only block 4)
         Policy ttl = new Policy(0.9, 0.8, 10, 0, Map.of(), new NodeLiveness(3, 300_000));
-        PolicySimulation sim = new PolicySimulation(ttl, 1000, 10, 0, 0);
+        PolicySimulation sim = new PolicySimulation(ttl, EvictionPolicy.LRU, 1000, 10, 0, 0);
         sim.request(0, new long[]{1, 2, 3});
         assertThat(sim.request(5, new long[]{1, 2, 3, 4})).isEqualTo(3);
         assertThat(sim.request(12, new long[]{1, 2, 3, 4})).isEqualTo(4);
@@ -48,7 +49,7 @@ class PolicySimulationTest {
     void shouldEvictTheLeastRecentlyUsedBytesTailFirstAsABlockLruWould() {
         // Given: room for 10 blocks (high watermark 9, low 8); a conversation of 3 turns (4 blocks: the turns share
         // their bytes), then an unrelated prompt
-        PolicySimulation sim = new PolicySimulation(POLICY, 100, 10, 0, 0);
+        PolicySimulation sim = new PolicySimulation(POLICY, EvictionPolicy.LRU, 100, 10, 0, 0);
         sim.request(0, new long[]{1, 2});
         sim.request(1, new long[]{1, 2, 3});
         sim.request(2, new long[]{1, 2, 3, 4});
@@ -71,7 +72,7 @@ class PolicySimulationTest {
         // Given: room for 10 blocks on a node that reclaims on demand; three 3-block prompts (9 blocks live), the
         // first one used again last
         Policy reclaiming = new Policy(0.9, 0.8, 7L * 86_400_000, 0, Map.of(), new NodeLiveness(3, 300_000), true);
-        PolicySimulation sim = new PolicySimulation(reclaiming, 100, 10, 0, 0);
+        PolicySimulation sim = new PolicySimulation(reclaiming, EvictionPolicy.LRU, 100, 10, 0, 0);
         sim.request(0, new long[]{1, 2, 3});
         sim.request(1, new long[]{4, 5, 6});
         sim.request(2, new long[]{7, 8, 9});

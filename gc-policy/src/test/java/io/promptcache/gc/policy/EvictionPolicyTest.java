@@ -1,0 +1,188 @@
+package io.promptcache.gc.policy;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.google.protobuf.ByteString;
+
+import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.node.NodeLiveness;
+import io.promptcache.schema.object.SharedBytes;
+import io.promptcache.schema.proto.NodeState;
+import io.promptcache.schema.proto.NodeStatus;
+import io.promptcache.schema.proto.ObjectRecord;
+import io.promptcache.schema.proto.ObjectState;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class EvictionPolicyTest {
+
+    private static final long NOW = 1_800_000_000_000L;
+    private static final Policy POLICY = new Policy(0.9, 0.8, 0, 0, Map.of(), new NodeLiveness(3, 300_000));
+    private static final NodeStatus NODE = NodeStatus.newBuilder().setSchemaVersion(1).setNodeId("n1")
+            .setEndpoint("http://127.0.0.1:1").setCapacityBytes(1000).setState(NodeState.NODE_STATE_UP)
+            .setHeartbeatAtMs(NOW).setHeartbeatIntervalMs(1000).build();
+
+    /** Class = uses so far; a used object ranks 10 s later than its last use. */
+    private static final EvictionPolicy USED_LATER = new EvictionPolicy() {
+
+        @Override
+        public int classOf(GcObject object, boolean readOn) {
+            return object.uses();
+        }
+
+        @Override
+        public long bonusMs(int victimClass) {
+            return victimClass > 0 ? 10_000 : 0;
+        }
+    };
+
+    @Test
+    void shouldNameThePolicies() {
+        assertThat(EvictionPolicy.named("LRU")).isSameAs(EvictionPolicy.LRU);
+        assertThat(EvictionPolicy.named("reuse")).isInstanceOf(ReusePolicy.class);
+        assertThatThrownBy(() -> EvictionPolicy.named("fifo")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lru or reuse");
+    }
+
+    @Test
+    void shouldRankVictimsByLastUsePlusTheirClassBonus() {
+        // Given: 10 objects of 100 bytes on a 1000-byte node, object i last used i seconds ago; the two oldest were
+        // used once (a bonus of 10 s), so they rank after objects 3 to 7 s old
+        BudgetBook book = new BudgetBook(USED_LATER);
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ObjectId id = ObjectId.generate();
+            ids.add(id);
+            GcObject object = new GcObject(record(100, NOW - 20_000 - i * 1000L, null), 0, false);
+            book.put(id, i >= 8 ? object.usedAt(NOW - 20_000 - i * 1000L) : object);
+        }
+
+        // When: the node is over its high watermark by one object
+        book.put(ObjectId.generate(), new GcObject(record(100, NOW, null), 0, false));
+        List<Eviction> plan = book.plan(POLICY, Map.of("n1", NODE), NOW, 0);
+
+        // Then: down to the low watermark (3 victims): the oldest unused ones, 7, 6 and 5 s older than the first
+        assertThat(plan).extracting(Eviction::id).containsExactly(ids.get(7), ids.get(6), ids.get(5));
+    }
+
+    @Test
+    void shouldBeLruWithLruPolicy() {
+        BudgetBook book = new BudgetBook();
+        List<ObjectId> ids = new ArrayList<>();
+        for (int i = 0; i < 11; i++) {
+            ObjectId id = ObjectId.generate();
+            ids.add(id);
+            GcObject object = new GcObject(record(100, NOW - i * 1000L, null), 0, false);
+            book.put(id, i % 2 == 0 ? object.usedAt(NOW - i * 1000L) : object);
+        }
+        assertThat(book.plan(POLICY, Map.of("n1", NODE), NOW, 0)).extracting(Eviction::id)
+                .containsExactly(ids.get(10), ids.get(9), ids.get(8));
+    }
+
+    @Test
+    void shouldLearnThatAClassComesBackAndAnotherDoesNot() {
+        // Given: objects of depth 1 are always used again 10 s after their store; objects of depth 2 never are
+        ReusePolicy reuse = new ReusePolicy();
+        BudgetBook book = new BudgetBook(reuse);
+        long t = NOW;
+        for (int round = 0; round < 3 * ReusePolicy.REFRESH_EVERY; round++) {
+            t += 1000;
+            ObjectId kept = ObjectId.generate();
+            GcObject back = new GcObject(record(10, t, null), 0, false, false, 0, 1);
+            book.put(kept, back);
+            book.put(ObjectId.generate(), new GcObject(record(10, t, null), 0, false, false, 0, 2));
+            book.advanceTo(t + 10_000);
+            book.put(kept, back.usedAt(t + 10_000));
+            book.put(kept, null);
+            book.plan(POLICY, Map.of(), t, 0);
+        }
+
+        // Then: the first reuse takes 10 s; a depth-1 object (never used yet) ranks later than its last use, a
+        // depth-2 one earlier
+        assertThat(reuse.medianGapMs()).isEqualTo(10_000);
+        int back = reuse.classOf(new GcObject(record(10, t, null), 0, false, false, 0, 1));
+        int gone = reuse.classOf(new GcObject(record(10, t, null), 0, false, false, 0, 2));
+        assertThat(reuse.bonusMs(back)).isPositive();
+        assertThat(reuse.bonusMs(gone)).isNegative();
+    }
+
+    @Test
+    void shouldCountAnEvictedObjectStoredAgainAsReused() {
+        // Given: objects of depth 3 are evicted at once and stored again (the same first key) 5 s later; objects of
+        // depth 4 are evicted and never come back
+        ReusePolicy reuse = new ReusePolicy();
+        BudgetBook book = new BudgetBook(reuse);
+        long t = NOW;
+        for (int round = 0; round < 3 * ReusePolicy.REFRESH_EVERY; round++) {
+            t += 1000;
+            ObjectId evicted = ObjectId.generate();
+            book.put(evicted, new GcObject(record(10, t, round), 0, false, false, 0, 3));
+            ObjectId lost = ObjectId.generate();
+            book.put(lost, new GcObject(record(10, t, -1 - round), 0, false, false, 0, 4));
+            book.put(evicted, null);
+            book.put(lost, null);
+            book.put(ObjectId.generate(), new GcObject(record(10, t + 5000, round), 0, false, false, 0, 3));
+            book.plan(POLICY, Map.of(), t, 0);
+        }
+
+        assertThat(reuse.bonusMs(reuse.classOf(new GcObject(record(10, t, 0), 0, false, false, 0, 3))))
+                .isGreaterThan(reuse.bonusMs(reuse.classOf(new GcObject(record(10, t, 0), 0, false, false, 0, 4))));
+    }
+
+    @Test
+    void shouldEvictTheUnreadTailOfAnObjectReadOnFirstAndNeverOneReadWhole() {
+        // Given: X (300 bytes, the least recently used), P (400 bytes) and C, a continuation of P that reads its first
+        // 300 bytes and writes 300 of its own: 1,000 bytes held on a 1,000-byte node (high 900, low 800)
+        for (EvictionPolicy policy : List.of(EvictionPolicy.LRU, new ReusePolicy())) {
+            BudgetBook book = new BudgetBook(policy);
+            ObjectId x = ObjectId.generate();
+            book.put(x, new GcObject(record(300, NOW - 20_000, null), 0, false));
+            ObjectId p = ObjectId.generate();
+            ObjectRecord parent = record(400, NOW - 10_000, null);
+            book.put(p, new GcObject(parent, 0, false));
+            book.put(ObjectId.generate(), new GcObject(continuation(p, parent, 300, 600, NOW - 1000), 0, false));
+
+            List<ObjectId> plan = book.plan(POLICY, Map.of("n1", NODE), NOW, 0).stream().map(Eviction::id).toList();
+
+            // Then: LRU takes X (300 bytes: down to 700); reuse first takes P, whose content lives on in C: it frees
+            // only the 100 bytes C does not read, then X
+            assertThat(plan).as("%s", policy).isEqualTo(policy == EvictionPolicy.LRU ? List.of(x) : List.of(p, x));
+        }
+
+        // And: a parent its continuation reads whole frees nothing, so it is never taken
+        BudgetBook book = new BudgetBook(new ReusePolicy());
+        ObjectId x = ObjectId.generate();
+        book.put(x, new GcObject(record(300, NOW - 20_000, null), 0, false));
+        ObjectId p = ObjectId.generate();
+        ObjectRecord parent = record(400, NOW - 10_000, null);
+        book.put(p, new GcObject(parent, 0, false));
+        book.put(ObjectId.generate(), new GcObject(continuation(p, parent, 400, 700, NOW - 1000), 0, false));
+        assertThat(book.plan(POLICY, Map.of("n1", NODE), NOW, 0)).extracting(Eviction::id).containsExactly(x);
+    }
+
+    /** A continuation of {@code parent} reading its first {@code shared} bytes, {@code total} bytes in all. */
+    private static ObjectRecord continuation(ObjectId parent, ObjectRecord record, long shared, long total,
+            long createdAt) {
+        return record(total, createdAt, null).toBuilder().setParentObjectId(parent.toString()).setSharedBytes(shared)
+                .addAllShared(SharedBytes.continuing(parent.toString(), record, shared)).build();
+    }
+
+    /** A LIVE record on n1; with {@code firstKey}, it lists that one written key. */
+    private static ObjectRecord record(long bytes, long createdAt, Integer firstKey) {
+        ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(1)
+                .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId("00112233445566778899aabbccddeeff")
+                .addNodes("n1").setBucket("b").setKey("k").setTotalBytes(bytes).setBlocks(4).setCreatedAtMs(createdAt)
+                .setTenantId("t").setOwnerId("t");
+        if (firstKey != null) {
+            record.setWrittenPrefixHashes(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(firstKey).flip()))
+                    .setWrittenPrefixHashBytes(8);
+        }
+        return record.build();
+    }
+}
