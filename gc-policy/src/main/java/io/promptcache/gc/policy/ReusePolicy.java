@@ -25,8 +25,8 @@ import io.promptcache.schema.proto.ObjectRecord;
  * the horizon passing resolves it as not. An evicted object leaves a ghost under its first written key (its record's
  * {@code written_prefix_hashes}; an object gone while continuations read it, once the last of them is gone): a later
  * store that writes that key again resolves it as reused, continues its depth and counts only the blocks beyond it
- * as new. Without ghosts the classes evicted early would never be seen coming back. The horizon is twice the larger
- * of {@code T} and the age at which objects are evicted (so the learned shares match how long this cache keeps
+ * as new. Without ghosts the classes evicted early would never be seen coming back. The horizon is three times the
+ * larger of {@code T} and the age at which objects are evicted (so the learned shares match how long this cache keeps
  * things). Resolutions count the object's blocks of new content; the counts decay by {@value #DECAY} at each
  * refresh (every {@value #REFRESH_EVERY} resolutions), so the table follows a changing workload. Every time is a
  * record time; the same records in the same order teach the same table.
@@ -37,6 +37,8 @@ public final class ReusePolicy implements EvictionPolicy {
     static final double DECAY = 0.8;
     /** Pseudo-blocks at the overall share, so a class seen a few times stays near it. */
     static final double PRIOR = 5;
+    /** The horizon in units of the larger of the first-reuse time and the eviction age. */
+    static final int HORIZON = 3;
     /** Bound of a class's log-odds difference. */
     static final double MAX_LOG_ODDS = 4;
     static final int MAX_USES = 4;
@@ -117,9 +119,9 @@ public final class ReusePolicy implements EvictionPolicy {
         return medianGapMs;
     }
 
-    /** Twice the larger of the median first-reuse time and the age at eviction. */
+    /** {@value #HORIZON} times the larger of the median first-reuse time and the age at eviction. */
     long horizonMs() {
-        return 2 * Math.max(medianGapMs, Math.round(evictionAgeMs));
+        return HORIZON * Math.max(medianGapMs, Math.round(evictionAgeMs));
     }
 
     /**
