@@ -29,8 +29,10 @@ import io.promptcache.schema.proto.SharedPiece;
 /**
  * promptcache's own cache, in memory, for one storage node: what index-service and gc-processor do, with the GC's
  * production policy code ({@link BudgetBook}) and none of the I/O. A request looks up the longest live prefix (the
- * index's binary search over prefix keys, each a LIVE check); a hit of a whole object refreshes its last access (a
- * hit of a prefix does not: the continuation stored next holds those bytes and is the fresh one); a miss stores
+ * index's binary search over prefix keys, each a LIVE check); a hit is a use of every object whose bytes it reads
+ * (the one serving it and the writers of its pieces): it refreshes the last use of those it reads whole and counts
+ * a use of those it reads a prefix of (the continuation stored next holds those bytes and is the fresh one), for
+ * the {@link EvictionPolicy} to learn from; a miss stores
  * the whole prompt as one immutable object, and a partial hit stores a continuation of the hit object (its prefix
  * shared, only the blocks beyond it written: {@link SharedBytes}, as index-service records it); either advertises
  * the blocks it wrote (a key names the object that wrote its bytes; a whole store taking over keys of a live object
@@ -107,11 +109,11 @@ final class PolicySimulation {
             }
             for (SharedPiece piece : served.record().getSharedList()) {
                 ObjectId writer = ObjectId.parse(piece.getObjectId());
-                GcObject reader = book.get(writer);
-                if (piece.getOffset() < read && reader != null && reader.live() && !writer.equals(hit)) {
+                GcObject wrote = book.get(writer);
+                if (piece.getOffset() < read && wrote != null && wrote.live() && !writer.equals(hit)) {
                     boolean whole = piece.getOffset() + piece.getBytes() <= read
                             && SharedBytes.reach(hit.toString(), served.record(), piece) == piece.getBytes();
-                    book.put(writer, whole ? reader.usedAt(nowMs) : reader.counted());
+                    book.put(writer, whole ? wrote.usedAt(nowMs) : wrote.counted());
                 }
             }
         }
