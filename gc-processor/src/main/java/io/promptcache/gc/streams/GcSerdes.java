@@ -27,6 +27,8 @@ public final class GcSerdes {
     private static final int SUPERSEDED = 4;
     /** Additive (version 1 records without it read as not deleted). */
     private static final int DELETED = 8;
+    /** A GcObject entry carries what the eviction policy learned of it (uses, depth, new blocks). */
+    private static final int LEARNED = 16;
     private static final byte REF_VERSION = 2;
     private static final int ADDED = 1;
     private static final int HAS_ENTRY = 2;
@@ -89,17 +91,31 @@ public final class GcSerdes {
         });
     }
 
-    /** [version][flags][last access][record]. */
+    /**
+     * [version][flags][last access]([uses][depth][fresh] when flagged)[record]: what an eviction policy learned of the
+     * object (docs/architecture.md, "Eviction policies") is written only when it differs from a new object's, so an
+     * entry written without it reads as 0 uses, depth 0, every block new.
+     */
     public static Serde<GcObject> gcObject() {
         return serde(o -> {
             byte[] record = o.record().toByteArray();
-            int flags = (o.superseded() ? SUPERSEDED : 0) | (o.deleted() ? DELETED : 0);
-            return ByteBuffer.allocate(2 + 8 + record.length).put(VERSION).put((byte) flags)
-                    .putLong(o.lastAccessMs()).put(record).array();
+            boolean learned = o.uses() != 0 || o.depth() != 0 || o.fresh() != -1;
+            int flags = (o.superseded() ? SUPERSEDED : 0) | (o.deleted() ? DELETED : 0) | (learned ? LEARNED : 0);
+            ByteBuffer buf = ByteBuffer.allocate(2 + 8 + (learned ? 12 : 0) + record.length).put(VERSION)
+                    .put((byte) flags).putLong(o.lastAccessMs());
+            if (learned) {
+                buf.putInt(o.uses()).putInt(o.depth()).putInt(o.fresh());
+            }
+            return buf.put(record).array();
         }, buf -> {
             int flags = buf.get();
             long lastAccess = buf.getLong();
-            return new GcObject(record(buf), lastAccess, (flags & SUPERSEDED) != 0, (flags & DELETED) != 0);
+            boolean learned = (flags & LEARNED) != 0;
+            int uses = learned ? buf.getInt() : 0;
+            int depth = learned ? buf.getInt() : 0;
+            int fresh = learned ? buf.getInt() : -1;
+            return new GcObject(record(buf), lastAccess, (flags & SUPERSEDED) != 0, (flags & DELETED) != 0, uses,
+                    depth, fresh);
         });
     }
 

@@ -26,6 +26,7 @@ class GcSerdesTest {
         LedgerEntry entry = new LedgerEntry(record, 77, 3, true, 2, 999);
         LedgerEntry withoutRecord = new LedgerEntry(null, 0, 1, true, 0, 0);
         GcObject object = new GcObject(record, 88, true);
+        GcObject learned = new GcObject(record, 88, false, true, 3, 5, 7);
 
         // When / Then
         assertThat(roundTrip(GcSerdes.refChanged(), ref)).isEqualTo(ref);
@@ -33,6 +34,7 @@ class GcSerdesTest {
         assertThat(roundTrip(GcSerdes.ledgerEntry(), entry)).isEqualTo(entry);
         assertThat(roundTrip(GcSerdes.ledgerEntry(), withoutRecord)).isEqualTo(withoutRecord);
         assertThat(roundTrip(GcSerdes.gcObject(), object)).isEqualTo(object);
+        assertThat(roundTrip(GcSerdes.gcObject(), learned)).isEqualTo(learned);
         assertThat(roundTrip(GcSerdes.gcObject(), null)).isNull();
     }
 
@@ -45,6 +47,18 @@ class GcSerdesTest {
         // When / Then
         assertThat(GcSerdes.refChanged().deserializer().deserialize("t", bytes)).isEqualTo(new RefChanged(Records
                 .prefixKey(9), true));
+    }
+
+    @Test
+    void shouldReadAGcObjectWrittenBeforeThePolicyLearnedAnything() {
+        // Given: [1][flags][last access][record], as builds before eviction policies wrote it
+        var record = Records.live("n1", 4096, 123);
+        byte[] body = record.toByteArray();
+        byte[] bytes = ByteBuffer.allocate(10 + body.length).put((byte) 1).put((byte) 4).putLong(55).put(body).array();
+
+        // When / Then: superseded, last access 55, nothing learned (0 uses, depth 0, every block new)
+        assertThat(GcSerdes.gcObject().deserializer().deserialize("t", bytes)).isEqualTo(new GcObject(record, 55,
+                true, false, 0, 0, -1));
     }
 
     @Test
