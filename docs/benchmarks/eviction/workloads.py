@@ -6,6 +6,7 @@ arrive as a Poisson process for an hour, each turn the previous prompt plus 1-8 
 (lognormal, sigma 1, around a median).
 
     python3 docs/benchmarks/eviction/workloads.py KIND OUT.jsonl [SEED]
+    python3 docs/benchmarks/eviction/workloads.py full-blocks IN.jsonl OUT.jsonl   # each request's last block dropped
 
 KIND: chat-fast  3 conversations/s, ~3.5 turns (geometric), think time 20 s
       chat-slow  the same, think time 600 s
@@ -60,5 +61,18 @@ def main(kind, out, seed=1, hours=1.0):
                 seq += 1
 
 
+def full_blocks(source, out):
+    """A Mooncake trace whose requests lose their last (partial) block, as engines that store full blocks only see it."""
+    with open(out, "w") as f:
+        for line in open(source):
+            r = json.loads(line)
+            if len(r["hash_ids"]) > 1:
+                r["hash_ids"] = r["hash_ids"][:-1]
+            f.write(json.dumps(r) + "\n")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    if sys.argv[1] == "full-blocks":
+        full_blocks(sys.argv[2], sys.argv[3])
+    else:
+        main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)
