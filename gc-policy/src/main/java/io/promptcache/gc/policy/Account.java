@@ -37,7 +37,7 @@ final class Account {
         live += change.live();
         objects++;
         if (victim != null) {
-            queues.computeIfAbsent(victim.cls(), c -> new TreeSet<>(Victim.EVICTION_ORDER)).add(victim);
+            enqueue(victim);
         }
     }
 
@@ -47,20 +47,26 @@ final class Account {
         live -= change.live();
         objects--;
         if (victim != null) {
-            TreeSet<Victim> queue = queues.get(victim.cls());
-            if (queue != null && queue.remove(victim) && queue.isEmpty()) {
-                queues.remove(victim.cls());
-            }
+            dequeue(victim);
         }
     }
 
     /** An object's victim entry changed (its class): same bytes, another queue. */
     void move(Victim was, Victim now) {
-        TreeSet<Victim> queue = queues.get(was.cls());
-        if (queue != null && queue.remove(was) && queue.isEmpty()) {
-            queues.remove(was.cls());
+        dequeue(was);
+        enqueue(now);
+    }
+
+    private void enqueue(Victim victim) {
+        queues.computeIfAbsent(victim.cls(), c -> new TreeSet<>(Victim.EVICTION_ORDER)).add(victim);
+    }
+
+    /** Takes {@code victim} out of its class's queue, and the queue out once it is empty. */
+    private void dequeue(Victim victim) {
+        TreeSet<Victim> queue = queues.get(victim.cls());
+        if (queue != null && queue.remove(victim) && queue.isEmpty()) {
+            queues.remove(victim.cls());
         }
-        queues.computeIfAbsent(now.cls(), c -> new TreeSet<>(Victim.EVICTION_ORDER)).add(now);
     }
 
     Inflow inflow() {

@@ -96,9 +96,13 @@ public final class BudgetBook {
      * holds no bytes: it is kept only until no LIVE object reads the bytes it wrote ({@link #unread}).
      */
     public void put(ObjectId id, GcObject given) {
-        GcObject known = objects.get(id);
-        GcObject object = given != null && isLive(given) && !isLive(known) ? eviction.stored(id, given) : given;
-        GcObject old = object == null ? objects.remove(id) : objects.put(id, object);
+        GcObject old = objects.get(id);
+        GcObject object = isLive(given) && !isLive(old) ? eviction.stored(id, given) : given;
+        if (object == null) {
+            objects.remove(id);
+        } else {
+            objects.put(id, object);
+        }
         if (old != null) {
             if (old.deleted()) {
                 deleted.remove(id);
@@ -145,7 +149,7 @@ public final class BudgetBook {
             for (SharedPiece piece : old.record().getSharedList()) {
                 ObjectId writer = ObjectId.parse(piece.getObjectId());
                 if (!writer.equals(id) && !isLive(objects.get(writer)) && !pieces.liveRead(writer.toString())) {
-                    eviction.released(writer, old.lastUsedMs(), clock);
+                    eviction.released(writer, old.lastUsedMs());
                 }
             }
         }

@@ -44,9 +44,9 @@ public interface EvictionPolicy {
 
     /**
      * The content of {@code id}, which stopped being LIVE while continuations still read it, is gone with the last
-     * of them (last used at {@code lastUseMs}) at {@code nowMs}.
+     * of them (last used at {@code lastUseMs}).
      */
-    default void released(ObjectId id, long lastUseMs, long nowMs) {
+    default void released(ObjectId id, long lastUseMs) {
     }
 
     /** Time reached {@code nowMs} (a plan): what is due is resolved. */

@@ -170,22 +170,23 @@ public final class ReusePolicy implements EvictionPolicy {
         if (was == null || before.superseded()) {
             return; // its content is served by the objects that superseded it
         }
+        ByteString key = firstKey(before.record());
         if (stillRead) { // its content lives on in the continuations that read it: a ghost once they are gone
-            if (WrittenKeys.inline(before.record()) && WrittenKeys.count(before.record()) > 0) {
-                parked.put(id, new Parked(was, ghostKey(before.record(), 0)));
+            if (key != null) {
+                parked.put(id, new Parked(was, key));
             }
             return;
         }
         evictionAgeMs += 0.01 * (Math.max(0, nowMs - was.sinceMs()) - evictionAgeMs);
-        if (WrittenKeys.inline(before.record()) && WrittenKeys.count(before.record()) > 0) {
-            haunt(ghostKey(before.record(), 0), was);
+        if (key != null) {
+            haunt(key, was);
         } else {
             count(was.cls(), false, was.weight()); // no key to recognise it by: counted as not reused
         }
     }
 
     @Override
-    public void released(ObjectId id, long lastUseMs, long nowMs) {
+    public void released(ObjectId id, long lastUseMs) {
         Parked p = parked.remove(id);
         if (p != null) {
             Open was = p.open();
@@ -280,6 +281,11 @@ public final class ReusePolicy implements EvictionPolicy {
     private static double logit(double p) {
         double q = Math.max(1e-6, Math.min(1 - 1e-6, p));
         return Math.log(q / (1 - q));
+    }
+
+    /** The key its ghost would have: its first written key; null when its record lists none inline. */
+    private static ByteString firstKey(ObjectRecord record) {
+        return WrittenKeys.inline(record) && WrittenKeys.count(record) > 0 ? ghostKey(record, 0) : null;
     }
 
     private static ByteString ghostKey(ObjectRecord record, int i) {

@@ -1,6 +1,7 @@
 package io.promptcache.gc.policy;
 
 import java.util.Comparator;
+import java.util.function.ToLongFunction;
 
 import io.promptcache.schema.key.ObjectId;
 
@@ -15,11 +16,7 @@ import io.promptcache.schema.key.ObjectId;
 record Victim(ObjectId id, boolean superseded, int priority, long lastUsedMs, int blocks, int cls) {
 
     /** Eviction order within one class (the bonus is the class's, so it changes nothing there). */
-    static final Comparator<Victim> EVICTION_ORDER = Comparator.comparing((Victim v) -> !v.superseded)
-            .thenComparingInt(Victim::priority)
-            .thenComparingLong(Victim::lastUsedMs)
-            .thenComparing(Comparator.comparingInt(Victim::blocks).reversed())
-            .thenComparing(Victim::id);
+    static final Comparator<Victim> EVICTION_ORDER = order(Victim::lastUsedMs);
 
     /** TTL order: the least recently used first, whatever its priority. */
     static final Comparator<Victim> AGE_ORDER = Comparator.comparingLong(Victim::lastUsedMs)
@@ -33,9 +30,14 @@ record Victim(ObjectId id, boolean superseded, int priority, long lastUsedMs, in
 
     /** Eviction order across classes: as {@link #EVICTION_ORDER}, each victim's last use shifted by its bonus. */
     static Comparator<Victim> evictionOrder(EvictionPolicy policy) {
+        return order(v -> v.cls == HELD ? Long.MAX_VALUE : v.lastUsedMs + policy.bonusMs(v.cls));
+    }
+
+    /** Superseded first, then the lowest priority, then the earliest {@code rank}, then the most blocks, then id. */
+    private static Comparator<Victim> order(ToLongFunction<Victim> rank) {
         return Comparator.comparing((Victim v) -> !v.superseded)
                 .thenComparingInt(Victim::priority)
-                .thenComparingLong(v -> v.cls == HELD ? Long.MAX_VALUE : v.lastUsedMs + policy.bonusMs(v.cls))
+                .thenComparingLong(rank)
                 .thenComparing(Comparator.comparingInt(Victim::blocks).reversed())
                 .thenComparing(Victim::id);
     }

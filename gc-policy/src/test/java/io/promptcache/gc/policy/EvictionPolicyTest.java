@@ -141,29 +141,36 @@ class EvictionPolicyTest {
         // 300 bytes and writes 300 of its own: 1,000 bytes held on a 1,000-byte node (high 900, low 800)
         for (EvictionPolicy policy : List.of(EvictionPolicy.LRU, new ReusePolicy())) {
             BudgetBook book = new BudgetBook(policy);
-            ObjectId x = ObjectId.generate();
-            book.put(x, new GcObject(record(300, NOW - 20_000, null), 0, false));
-            ObjectId p = ObjectId.generate();
-            ObjectRecord parent = record(400, NOW - 10_000, null);
-            book.put(p, new GcObject(parent, 0, false));
-            book.put(ObjectId.generate(), new GcObject(continuation(p, parent, 300, 600, NOW - 1000), 0, false));
+            List<ObjectId> xp = parentReadOn(book, 300);
 
             List<ObjectId> plan = book.plan(POLICY, Map.of("n1", NODE), NOW, 0).stream().map(Eviction::id).toList();
 
             // Then: LRU takes X (300 bytes: down to 700); reuse first takes P, whose content lives on in C: it frees
             // only the 100 bytes C does not read, then X
-            assertThat(plan).as("%s", policy).isEqualTo(policy == EvictionPolicy.LRU ? List.of(x) : List.of(p, x));
+            assertThat(plan).as("%s", policy).isEqualTo(policy == EvictionPolicy.LRU
+                    ? List.of(xp.get(0))
+                    : List.of(xp.get(1), xp.get(0)));
         }
 
         // And: a parent its continuation reads whole frees nothing, so it is never taken
         BudgetBook book = new BudgetBook(new ReusePolicy());
+        ObjectId x = parentReadOn(book, 400).get(0);
+        assertThat(book.plan(POLICY, Map.of("n1", NODE), NOW, 0)).extracting(Eviction::id).containsExactly(x);
+    }
+
+    /**
+     * Puts X (300 bytes, stored 20 s ago), P (400 bytes, 10 s ago) and a continuation of P reading its first
+     * {@code shared} bytes and writing 300 of its own (1 s ago); returns X and P.
+     */
+    private static List<ObjectId> parentReadOn(BudgetBook book, long shared) {
         ObjectId x = ObjectId.generate();
         book.put(x, new GcObject(record(300, NOW - 20_000, null), 0, false));
         ObjectId p = ObjectId.generate();
         ObjectRecord parent = record(400, NOW - 10_000, null);
         book.put(p, new GcObject(parent, 0, false));
-        book.put(ObjectId.generate(), new GcObject(continuation(p, parent, 400, 700, NOW - 1000), 0, false));
-        assertThat(book.plan(POLICY, Map.of("n1", NODE), NOW, 0)).extracting(Eviction::id).containsExactly(x);
+        book.put(ObjectId.generate(), new GcObject(continuation(p, parent, shared, shared + 300, NOW - 1000), 0,
+                false));
+        return List.of(x, p);
     }
 
     /** A continuation of {@code parent} reading its first {@code shared} bytes, {@code total} bytes in all. */

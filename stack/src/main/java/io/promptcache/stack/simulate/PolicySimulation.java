@@ -102,10 +102,11 @@ final class PolicySimulation {
         if (hit != null) { // a use of the object serving the hit and of every object whose bytes it reads
             GcObject served = book.get(hit);
             long read = matched * bytesPerBlock;
+            boolean wholeHit = matched >= served.record().getBlocks();
             // an object the hit reads whole is used now; one it reads a prefix of only counts a use (the
             // continuation stored next holds those bytes and is the fresh one)
             if (read > served.record().getSharedBytes()) { // it reads some of the object's own bytes
-                book.put(hit, matched >= served.record().getBlocks() ? served.usedAt(nowMs) : served.counted());
+                book.put(hit, wholeHit ? served.usedAt(nowMs) : served.counted());
             }
             for (SharedPiece piece : served.record().getSharedList()) {
                 ObjectId writer = ObjectId.parse(piece.getObjectId());
@@ -116,10 +117,8 @@ final class PolicySimulation {
                     book.put(writer, whole ? wrote.usedAt(nowMs) : wrote.counted());
                 }
             }
-        }
-        if (hit != null && matched >= book.get(hit).record().getBlocks()) {
             Candidate candidate = candidateOf.get(hit);
-            if (candidate != null) { // the node sees the hit's range GET of the whole object
+            if (wholeHit && candidate != null) { // the node sees the hit's range GET of the whole object
                 candidates.remove(candidate);
                 candidate = new Candidate(hit, nowMs + candidate.bonusMs(), candidate.bonusMs());
                 candidates.add(candidate);
