@@ -1,8 +1,10 @@
 package io.promptcache.schema.object;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
+import io.promptcache.schema.proto.BlockLayout;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.SharedPiece;
 
@@ -75,6 +77,56 @@ public final class SharedBytes {
             }
         }
         return pieces;
+    }
+
+    /**
+     * The record of {@code record}'s object trimmed to its first {@code keepBytes} bytes (docs/architecture.md,
+     * "Trimming an object"): it stays LIVE with the blocks those bytes hold and the keys of those blocks; its own piece
+     * ends there, so the node frees the rest once no continuation reads it. Its whole-object checksum no longer
+     * applies (0: unknown). {@code keepBytes} must end a block, beyond the shared bytes and before the end; a record
+     * listing its keys in pages is not trimmed.
+     */
+    public static ObjectRecord trimmed(ObjectRecord record, long keepBytes) {
+        if (keepBytes <= record.getSharedBytes() || keepBytes >= record.getTotalBytes()) {
+            throw new IllegalArgumentException("a trim keeps more than the " + record.getSharedBytes()
+                    + " shared bytes and less than all " + record.getTotalBytes() + ", not " + keepBytes);
+        }
+        if (WrittenKeys.paged(record)) {
+            throw new IllegalArgumentException("a record listing its keys in pages is not trimmed");
+        }
+        int blocks = blocksIn(record, keepBytes);
+        ObjectRecord.Builder trimmed = record.toBuilder().setTotalBytes(keepBytes).setBlocks(blocks).setCrc32C(0);
+        if (record.getLayout().hasBlockEndOffsets()) {
+            trimmed.getLayoutBuilder().getBlockEndOffsetsBuilder().clearOffsets()
+                    .addAllOffsets(record.getLayout().getBlockEndOffsets().getOffsetsList().subList(0, blocks));
+        }
+        if (WrittenKeys.inline(record)) { // the keys of the blocks it keeps (a record lists those of its last blocks)
+            int kept = Math.max(0, WrittenKeys.count(record) - (record.getBlocks() - blocks));
+            trimmed.setWrittenPrefixHashes(
+                    record.getWrittenPrefixHashes().substring(0, kept * record.getWrittenPrefixHashBytes()));
+        }
+        return trimmed.build();
+    }
+
+    /** How many whole blocks the first {@code bytes} of the object are (they must end one). */
+    private static int blocksIn(ObjectRecord record, long bytes) {
+        BlockLayout layout = record.getLayout();
+        if (layout.hasBlockEndOffsets()) {
+            int at = Collections.binarySearch(layout.getBlockEndOffsets().getOffsetsList(), bytes);
+            if (at >= 0) {
+                return at + 1;
+            }
+        } else {
+            long perBlock = layout.getBytesPerBlock() > 0
+                    ? layout.getBytesPerBlock()
+                    : record.getBlocks() > 0 && record.getTotalBytes() % record.getBlocks() == 0
+                            ? record.getTotalBytes() / record.getBlocks()
+                            : 0;
+            if (perBlock > 0 && bytes % perBlock == 0) {
+                return (int) (bytes / perBlock);
+            }
+        }
+        throw new IllegalArgumentException(bytes + " bytes do not end a block of the object");
     }
 
     private static SharedPiece own(String objectId, ObjectRecord record) {

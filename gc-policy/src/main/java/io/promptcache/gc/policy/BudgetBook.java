@@ -11,10 +11,10 @@ import java.util.TreeSet;
 import io.promptcache.schema.key.ObjectId;
 import io.promptcache.schema.node.NodeLiveness;
 import io.promptcache.schema.object.SharedBytes;
+import io.promptcache.schema.object.WrittenKeys;
 import io.promptcache.schema.proto.NodeStatus;
 import io.promptcache.schema.proto.ObjectRecord;
 import io.promptcache.schema.proto.ObjectState;
-import io.promptcache.schema.proto.SharedPiece;
 import io.promptcache.schema.proto.TombstoneReason;
 
 /**
@@ -67,8 +67,7 @@ public final class BudgetBook {
     private double reserveScale = 1.0;
     private boolean planned;
     private long lastPlan;
-    /** The latest time the book has seen (a use, a store, a plan): when an object that leaves without a plan left. */
-    private long clock;
+    private final PolicyReports reports;
 
     /** A book that evicts least recently used first. */
     public BudgetBook() {
@@ -80,11 +79,12 @@ public final class BudgetBook {
         this.eviction = policy;
         this.global = new Account(policy);
         this.classes = new VictimClasses(policy, pieces);
+        this.reports = new PolicyReports(policy, pieces, objects::get);
     }
 
     /** Time reached {@code nowMs} (the time of what the caller reports next). */
     public void advanceTo(long nowMs) {
-        clock = Math.max(clock, nowMs);
+        reports.advanceTo(nowMs);
     }
 
     public EvictionPolicy eviction() {
@@ -97,7 +97,9 @@ public final class BudgetBook {
      */
     public void put(ObjectId id, GcObject given) {
         GcObject old = objects.get(id);
-        GcObject object = isLive(given) && !isLive(old) ? eviction.stored(id, given) : given;
+        GcObject object = PolicyReports.isLive(given) && !PolicyReports.isLive(old)
+                ? eviction.stored(id, given)
+                : given;
         if (object == null) {
             objects.remove(id);
         } else {
@@ -128,31 +130,7 @@ public final class BudgetBook {
         }
         reclassWriters(id, old);
         reclassWriters(id, object);
-        report(id, old, object);
-    }
-
-    private static boolean isLive(GcObject object) {
-        return object != null && object.live() && !object.deleted();
-    }
-
-    /** Tells the policy what changed: an object became LIVE, was used again, or stopped being LIVE. */
-    private void report(ObjectId id, GcObject old, GcObject object) {
-        boolean wasLive = isLive(old);
-        if (isLive(object)) {
-            clock = Math.max(clock, object.lastUsedMs());
-            if (wasLive && (object.lastUsedMs() > old.lastUsedMs() || object.uses() > old.uses())) {
-                eviction.used(id, old, object, clock);
-            }
-        } else if (wasLive) {
-            eviction.gone(id, old, clock, pieces.liveRead(id.toString()));
-            // the objects it read that no LIVE object reads any more: their content is gone with it
-            for (SharedPiece piece : old.record().getSharedList()) {
-                ObjectId writer = ObjectId.parse(piece.getObjectId());
-                if (!writer.equals(id) && !isLive(objects.get(writer)) && !pieces.liveRead(writer.toString())) {
-                    eviction.released(writer, old.lastUsedMs());
-                }
-            }
-        }
+        reports.report(id, old, object);
     }
 
     /** Drops the scopes {@code old} was the last object of (after the replacement was added). */
@@ -242,7 +220,7 @@ public final class BudgetBook {
     public List<Eviction> plan(Policy policy, Map<String, NodeStatus> heartbeats, long now, long horizonMs,
             long roundMs) {
         roll(now, horizonMs);
-        clock = Math.max(clock, now);
+        reports.advanceTo(now);
         eviction.advance(now);
         reserveScale = policy.reclaimOnDemand() && horizonMs > 0 ? Math.min(1.0, (double) roundMs / horizonMs) : 1.0;
         List<Eviction> plan = new ArrayList<>();
@@ -403,7 +381,7 @@ public final class BudgetBook {
             if (next == null) {
                 return; // only pinned objects, or objects whose bytes others still use, are left
             }
-            retire(next.id(), reason, plan);
+            evict(next, reason, plan);
         }
     }
 
@@ -422,6 +400,35 @@ public final class BudgetBook {
         plan.add(new Eviction(id, reason));
     }
 
+    /** A budget's victim: trimmed when its policy trims and continuations read some of it, else retired. */
+    private void evict(Victim victim, TombstoneReason reason, List<Eviction> plan) {
+        long keep = victim.superseded() ? 0 : trim(victim.id());
+        if (keep > 0) {
+            plan.add(new Eviction(victim.id(), reason, keep));
+        } else {
+            retire(victim.id(), reason, plan);
+        }
+    }
+
+    /**
+     * Trims LIVE {@code id} to the bytes LIVE continuations read of it (docs/architecture.md, "Trimming an object"),
+     * when its policy {@link EvictionPolicy#trims() trims}, they read some of its own bytes and not all, and its record
+     * can be trimmed; returns the bytes it keeps, or 0 when it is not trimmed.
+     */
+    public long trim(ObjectId id) {
+        GcObject object = objects.get(id);
+        if (!eviction.trims() || object == null || !object.live() || WrittenKeys.paged(object.record())) {
+            return 0;
+        }
+        ObjectRecord record = object.record();
+        long keep = record.getSharedBytes() + pieces.readOnTo(id.toString(), record);
+        if (keep <= record.getSharedBytes() || keep >= record.getTotalBytes()) {
+            return 0;
+        }
+        put(id, object.with(SharedBytes.trimmed(record, keep), object.superseded()));
+        return keep;
+    }
+
     /** The record as the budget sees it once retired: no longer LIVE, its bytes still held. */
     static ObjectRecord retired(ObjectRecord record) {
         return record.toBuilder().setState(ObjectState.OBJECT_STATE_TOMBSTONED).build();
@@ -429,16 +436,6 @@ public final class BudgetBook {
 
     /** Held and live bytes per node, per tenant and in total, for metrics. */
     public Usage usage() {
-        return new Usage(snapshot(nodes), snapshot(tenants), bytes(global));
-    }
-
-    private static Usage.Bytes bytes(Account a) {
-        return new Usage.Bytes(a.held(), a.live(), a.objects(), a.inflow().sustained());
-    }
-
-    private static Map<String, Usage.Bytes> snapshot(Map<String, Account> scope) {
-        Map<String, Usage.Bytes> copy = new HashMap<>();
-        scope.forEach((name, a) -> copy.put(name, bytes(a)));
-        return copy;
+        return Usage.of(nodes, tenants, global);
     }
 }

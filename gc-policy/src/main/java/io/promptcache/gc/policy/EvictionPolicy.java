@@ -20,6 +20,15 @@ public interface EvictionPolicy {
      */
     int classOf(GcObject object, boolean readOn);
 
+    /**
+     * Whether a victim whose bytes LIVE continuations read in part is trimmed (its unread tail freed, the rest kept
+     * LIVE: {@link BudgetBook#trim}) rather than evicted. Either frees the same bytes; a trimmed object stays a holder
+     * of its own content with its own last use.
+     */
+    default boolean trims() {
+        return false;
+    }
+
     /** What a victim of class {@code victimClass} adds to its last use in eviction order (ms; may be negative). */
     long bonusMs(int victimClass);
 
@@ -40,6 +49,13 @@ public interface EvictionPolicy {
      * {@code stillRead}: LIVE continuations still read bytes it wrote (its content lives on in them).
      */
     default void gone(ObjectId id, GcObject before, long nowMs, boolean stillRead) {
+    }
+
+    /**
+     * LIVE {@code id} was trimmed at {@code nowMs}: it keeps the first blocks of {@code before}, those LIVE
+     * continuations read ({@code after}), and its unread tail is gone.
+     */
+    default void trimmed(ObjectId id, GcObject before, GcObject after, long nowMs) {
     }
 
     /**

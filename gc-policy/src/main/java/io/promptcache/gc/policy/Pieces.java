@@ -79,6 +79,20 @@ final class Pieces {
         return piece != null && piece.live() > 0;
     }
 
+    /** How far other LIVE objects read into the bytes this LIVE object wrote (its own piece): 0 if none does. */
+    long readOnTo(String objectId, ObjectRecord record) {
+        long own = SharedBytes.ownBytes(record);
+        Piece piece = pieces.get(objectId);
+        if (own == 0 || piece == null) {
+            return 0;
+        }
+        if (piece.live() > own || piece.liveReaches.getOrDefault(own, 0) > 1) {
+            return own; // another reads it whole (or further: a continuation stored before it was trimmed)
+        }
+        Long below = piece.liveReaches.lowerKey(own);
+        return below == null ? 0 : below;
+    }
+
     /** The live bytes evicting this LIVE object would free: what of its pieces no other LIVE object reads. */
     long freedBy(String objectId, ObjectRecord record) {
         long freed = 0;

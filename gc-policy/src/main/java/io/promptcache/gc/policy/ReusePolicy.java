@@ -14,8 +14,8 @@ import io.promptcache.schema.proto.ObjectRecord;
 /**
  * Least recently used, shifted per class by how likely an object of that class is to be used again
  * (docs/architecture.md, "Eviction policies"). A class is (uses so far, depth, blocks of new content in three sizes),
- * or <em>read on</em> (LIVE continuations read its bytes: evicting it frees only the tail they do not read; such
- * objects rank as the least valuable class can). The policy learns the share of each class that is used again within
+ * or <em>read on</em> (LIVE continuations read some of its bytes: it is trimmed to what they read rather than
+ * evicted, {@link #trims()}). The policy learns the share of each class that is used again within
  * a horizon and ranks a victim at its last use plus {@code T x (logit(p_class) - logit(p_all))}, where {@code T} is
  * the median time from a store to its first reuse. A class no likelier than the average keeps LRU's order; while
  * nothing is learned, the policy is LRU.
@@ -25,7 +25,8 @@ import io.promptcache.schema.proto.ObjectRecord;
  * the horizon passing resolves it as not. An evicted object leaves a ghost under its first written key (its record's
  * {@code written_prefix_hashes}; an object gone while continuations read it, once the last of them is gone): a later
  * store that writes that key again resolves it as reused, continues its depth and counts only the blocks beyond it
- * as new. Without ghosts the classes evicted early would never be seen coming back. The horizon is three times the
+ * as new; a trimmed tail leaves a ghost under its own first key, of the read-on class. Without ghosts the classes
+ * evicted early would never be seen coming back. The horizon is twice the
  * larger of {@code T} and the age at which objects are evicted (so the learned shares match how long this cache keeps
  * things). Resolutions count the object's blocks of new content; the counts decay by {@value #DECAY} at each
  * refresh (every {@value #REFRESH_EVERY} resolutions), so the table follows a changing workload. Every time is a
@@ -38,7 +39,7 @@ public final class ReusePolicy implements EvictionPolicy {
     /** Pseudo-blocks at the overall share, so a class seen a few times stays near it. */
     static final double PRIOR = 5;
     /** The horizon in units of the larger of the first-reuse time and the eviction age. */
-    static final int HORIZON = 3;
+    static final int HORIZON = 2;
     /** Bound of a class's log-odds difference. */
     static final double MAX_LOG_ODDS = 4;
     static final int MAX_USES = 4;
@@ -47,7 +48,10 @@ public final class ReusePolicy implements EvictionPolicy {
     /** Ghosts kept at most (the oldest are resolved early beyond it). */
     static final int MAX_GHOSTS = 1 << 20;
     private static final long INITIAL_MS = 60_000;
-    /** The class of objects whose content lives on in continuations (evicting one frees its unread tail only). */
+    /**
+     * The class of objects whose content lives on in continuations: evicting one trims its unread tail, whose ghost
+     * tells whether such tails come back.
+     */
     static final int READ_ON = 0;
 
     private final Map<Integer, double[]> counts = new HashMap<>();
@@ -107,9 +111,6 @@ public final class ReusePolicy implements EvictionPolicy {
 
     @Override
     public long bonusMs(int victimClass) {
-        if (victimClass == READ_ON) {
-            return -Math.round(MAX_LOG_ODDS * medianGapMs); // the least valuable a class can be: its tail goes first
-        }
         Double odds = logOdds.get(victimClass);
         return odds == null ? 0 : Math.round(odds * medianGapMs);
     }
@@ -183,6 +184,30 @@ public final class ReusePolicy implements EvictionPolicy {
         } else {
             count(was.cls(), false, was.weight()); // no key to recognise it by: counted as not reused
         }
+    }
+
+    @Override
+    public boolean trims() {
+        return true;
+    }
+
+    /** A trimmed tail leaves a ghost of class {@link #READ_ON} under its first key: a store writing it revives it. */
+    @Override
+    public void trimmed(ObjectId id, GcObject before, GcObject after, long nowMs) {
+        ObjectRecord record = before.record();
+        if (!WrittenKeys.inline(record)) {
+            return;
+        }
+        int first = record.getBlocks() - WrittenKeys.count(record);
+        int at = after.record().getBlocks() - first;
+        if (at < 0 || at >= WrittenKeys.count(record)) {
+            return;
+        }
+        long tail = record.getBlocks() - after.record().getBlocks();
+        Open was = open.get(id);
+        long since = was == null ? before.lastUsedMs() : was.sinceMs();
+        haunt(ByteString.copyFromUtf8(record.getNamespaceId()).concat(WrittenKeys.hashAt(null, record, at, null)),
+                new Open(since, READ_ON, false, before.depth(), tail, tail));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.promptcache.gc.policy;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -16,6 +17,21 @@ public record Usage(Map<String, Bytes> nodes, Map<String, Bytes> tenants, Bytes 
     public Usage {
         nodes = Map.copyOf(nodes);
         tenants = Map.copyOf(tenants);
+    }
+
+    /** A snapshot of these accounts. */
+    static Usage of(Map<String, Account> nodes, Map<String, Account> tenants, Account total) {
+        return new Usage(bytes(nodes), bytes(tenants), bytes(total));
+    }
+
+    private static Map<String, Bytes> bytes(Map<String, Account> scope) {
+        Map<String, Bytes> copy = new HashMap<>();
+        scope.forEach((name, a) -> copy.put(name, bytes(a)));
+        return copy;
+    }
+
+    private static Bytes bytes(Account a) {
+        return new Bytes(a.held(), a.live(), a.objects(), a.inflow().sustained());
     }
 
     /**

@@ -136,41 +136,70 @@ class EvictionPolicyTest {
     }
 
     @Test
-    void shouldEvictTheUnreadTailOfAnObjectReadOnFirstAndNeverOneReadWhole() {
-        // Given: X (300 bytes, the least recently used), P (400 bytes) and C, a continuation of P that reads its first
-        // 300 bytes and writes 300 of its own: 1,000 bytes held on a 1,000-byte node (high 900, low 800)
+    void shouldTrimTheUnreadTailOfAnObjectReadOnAndNeverTakeOneReadWhole() {
+        // Given: P (400 bytes in 4 blocks, the least recently used), X (300 bytes) and C, a continuation of P that
+        // reads its first 300 bytes and writes 300 of its own: 1,000 bytes held on a 1,000-byte node (high 900, low 800)
         for (EvictionPolicy policy : List.of(EvictionPolicy.LRU, new ReusePolicy())) {
             BudgetBook book = new BudgetBook(policy);
-            List<ObjectId> xp = parentReadOn(book, 300);
+            List<ObjectId> px = parentReadOn(book, 300);
 
-            List<ObjectId> plan = book.plan(POLICY, Map.of("n1", NODE), NOW, 0).stream().map(Eviction::id).toList();
+            List<Eviction> plan = book.plan(POLICY, Map.of("n1", NODE), NOW, 0);
 
-            // Then: LRU takes X (300 bytes: down to 700); reuse first takes P, whose content lives on in C: it frees
-            // only the 100 bytes C does not read, then X
-            assertThat(plan).as("%s", policy).isEqualTo(policy == EvictionPolicy.LRU
-                    ? List.of(xp.get(0))
-                    : List.of(xp.get(1), xp.get(0)));
+            // Then: both take P, then X; LRU evicts P (its first 300 bytes live on in C), reuse trims it to those
+            // 300 bytes, its first 3 blocks, and it stays LIVE with its own last use
+            assertThat(plan).as("%s", policy).extracting(Eviction::id).containsExactly(px.get(0), px.get(1));
+            GcObject p = book.get(px.get(0));
+            if (policy == EvictionPolicy.LRU) {
+                assertThat(plan).extracting(Eviction::trimmed).containsExactly(false, false);
+                assertThat(p.live()).isFalse();
+            } else {
+                assertThat(plan).extracting(Eviction::keepBytes).containsExactly(300L, 0L);
+                assertThat(p.live()).isTrue();
+                assertThat(p.record().getBlocks()).isEqualTo(3);
+                assertThat(p.lastUsedMs()).isEqualTo(NOW - 20_000);
+            }
+            assertThat(book.usage().total().live()).isEqualTo(600);
         }
 
-        // And: a parent its continuation reads whole frees nothing, so it is never taken
+        // And: a parent its continuation reads whole frees nothing, so it is neither trimmed nor evicted
         BudgetBook book = new BudgetBook(new ReusePolicy());
-        ObjectId x = parentReadOn(book, 400).get(0);
+        ObjectId x = parentReadOn(book, 400).get(1);
         assertThat(book.plan(POLICY, Map.of("n1", NODE), NOW, 0)).extracting(Eviction::id).containsExactly(x);
     }
 
+    @Test
+    void shouldReviveTheGhostOfATrimmedTailWhenAStoreWritesItAgain() {
+        // Given: P (4 blocks, keys 10..13, depth 2) trimmed to the 3 blocks its continuation reads
+        ReusePolicy reuse = new ReusePolicy();
+        BudgetBook book = new BudgetBook(reuse);
+        ObjectId p = ObjectId.generate();
+        ObjectRecord parent = keyed(400, NOW - 10_000, 10, 11, 12, 13);
+        book.put(p, new GcObject(parent, 0, false, false, 0, 2));
+        book.put(ObjectId.generate(), new GcObject(continuation(p, parent, 300, 600, NOW - 1000), 0, false));
+        assertThat(book.trim(p)).isEqualTo(300);
+
+        // When: a store writes the tail's block again (key 13) and one more (key 14)
+        ObjectId again = ObjectId.generate();
+        book.put(again, new GcObject(keyed(200, NOW, 13, 14).toBuilder().setBlocks(2).build(), 0, false));
+
+        // Then: it continues P's turns (depth 3), and only its block beyond the tail is new content
+        assertThat(book.get(again).depth()).isEqualTo(3);
+        assertThat(book.get(again).fresh()).isEqualTo(1);
+    }
+
     /**
-     * Puts X (300 bytes, stored 20 s ago), P (400 bytes, 10 s ago) and a continuation of P reading its first
-     * {@code shared} bytes and writing 300 of its own (1 s ago); returns X and P.
+     * Puts P (400 bytes, stored 20 s ago), X (300 bytes, 10 s ago) and a continuation of P reading its first
+     * {@code shared} bytes and writing 300 of its own (1 s ago); returns P and X.
      */
     private static List<ObjectId> parentReadOn(BudgetBook book, long shared) {
-        ObjectId x = ObjectId.generate();
-        book.put(x, new GcObject(record(300, NOW - 20_000, null), 0, false));
         ObjectId p = ObjectId.generate();
-        ObjectRecord parent = record(400, NOW - 10_000, null);
+        ObjectRecord parent = record(400, NOW - 20_000, null);
         book.put(p, new GcObject(parent, 0, false));
+        ObjectId x = ObjectId.generate();
+        book.put(x, new GcObject(record(300, NOW - 10_000, null), 0, false));
         book.put(ObjectId.generate(), new GcObject(continuation(p, parent, shared, shared + 300, NOW - 1000), 0,
                 false));
-        return List.of(x, p);
+        return List.of(p, x);
     }
 
     /** A continuation of {@code parent} reading its first {@code shared} bytes, {@code total} bytes in all. */
@@ -180,7 +209,17 @@ class EvictionPolicyTest {
                 .addAllShared(SharedBytes.continuing(parent.toString(), record, shared)).build();
     }
 
-    /** A LIVE record on n1; with {@code firstKey}, it lists that one written key. */
+    /** A LIVE record on n1 listing {@code keys} as its written keys (the keys of its last blocks). */
+    private static ObjectRecord keyed(long bytes, long createdAt, int... keys) {
+        ByteBuffer hashes = ByteBuffer.allocate(8 * keys.length);
+        for (int key : keys) {
+            hashes.putLong(key);
+        }
+        return record(bytes, createdAt, (Integer) null).toBuilder()
+                .setWrittenPrefixHashes(ByteString.copyFrom(hashes.flip())).setWrittenPrefixHashBytes(8).build();
+    }
+
+    /** A LIVE record on n1 of 4 blocks; with {@code firstKey}, it lists that one written key. */
     private static ObjectRecord record(long bytes, long createdAt, Integer firstKey) {
         ObjectRecord.Builder record = ObjectRecord.newBuilder().setSchemaVersion(1)
                 .setState(ObjectState.OBJECT_STATE_LIVE).setNamespaceId("00112233445566778899aabbccddeeff")

@@ -42,7 +42,10 @@ import io.promptcache.schema.proto.SharedPiece;
  * trim the rest), as the GC does. Every {@code planIntervalMs} of trace time the GC plans against the node's
  * capacity; its victims are tombstoned (lookups stop returning them; their keys are served by their sharers) and
  * their bytes stay held for {@code graceMs}. With reclaim on demand the GC nominates eviction candidates instead
- * and the node deletes them when a store needs room, as storage nodes do.
+ * and the node deletes them when a store needs room, as storage nodes do. Under a policy that
+ * {@link EvictionPolicy#trims() trims}, a victim whose bytes continuations read in part is trimmed instead
+ * ({@link BudgetBook#trim}): it stays LIVE and serves the prefixes it keeps (an object serves a key only within its
+ * blocks), its unread tail is freed.
  */
 final class PolicySimulation {
 
@@ -64,6 +67,7 @@ final class PolicySimulation {
             .thenComparing(c -> c.id().toString()));
     private final Map<ObjectId, Candidate> candidateOf = new HashMap<>();
     private long refusals;
+    private long trims;
     private long nextPlanMs;
     private long bytesWritten;
     private long newBlockBytes;
@@ -112,8 +116,8 @@ final class PolicySimulation {
                 ObjectId writer = ObjectId.parse(piece.getObjectId());
                 GcObject wrote = book.get(writer);
                 if (piece.getOffset() < read && wrote != null && wrote.live() && !writer.equals(hit)) {
-                    boolean whole = piece.getOffset() + piece.getBytes() <= read
-                            && SharedBytes.reach(hit.toString(), served.record(), piece) == piece.getBytes();
+                    long reach = SharedBytes.reach(hit.toString(), served.record(), piece);
+                    boolean whole = piece.getOffset() + reach <= read && reach >= SharedBytes.ownBytes(wrote.record());
                     book.put(writer, whole ? wrote.usedAt(nowMs) : wrote.counted());
                 }
             }
@@ -147,7 +151,7 @@ final class PolicySimulation {
             return null;
         }
         GcObject object = book.get(writer);
-        if (object != null && object.live()) {
+        if (object != null && object.live() && object.record().getBlocks() >= blocks) {
             return writer;
         }
         TreeSet<Sharer> readers = sharers.get(writer);
@@ -236,6 +240,11 @@ final class PolicySimulation {
             if (victim == null) {
                 return false;
             }
+            if (book.trim(victim.id()) > 0) { // continuations read some of it: its unread tail goes, it stays LIVE
+                trims++;
+                forget(victim.id());
+                continue;
+            }
             remove(victim.id());
         }
         return true;
@@ -262,6 +271,11 @@ final class PolicySimulation {
             candidateOf.put(nomination.id(), candidate);
         }
         for (Eviction eviction : plan) {
+            if (eviction.trimmed()) { // the book holds its trimmed record: it stays LIVE, its tail is gone
+                trims++;
+                forget(eviction.id());
+                continue;
+            }
             GcObject object = book.get(eviction.id());
             ObjectRecord tombstone = Tombstones.of(object.record(), eviction.reason(), nowMs + graceMs, "simulate");
             share(eviction.id(), object.record(), false);
@@ -288,15 +302,26 @@ final class PolicySimulation {
         }
         book.put(id, null);
         keysHeld.remove(id);
+        forget(id);
+    }
+
+    /** {@code id} is no eviction candidate any more (the GC nominates it again if it is still one). */
+    private void forget(ObjectId id) {
         Candidate candidate = candidateOf.remove(id);
         if (candidate != null) {
             candidates.remove(candidate);
+            book.unnominate(id);
         }
     }
 
     /** Writes a node that reclaims on demand would have refused (nothing marked left to delete). */
     long refusals() {
         return refusals;
+    }
+
+    /** Objects trimmed (their unread tail freed, the rest kept LIVE) instead of evicted. */
+    long trims() {
+        return trims;
     }
 
     /** Bytes stores wrote over the bytes of the blocks they missed (1.0: nothing written twice). */

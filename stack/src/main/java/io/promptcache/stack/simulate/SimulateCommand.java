@@ -144,6 +144,7 @@ public final class SimulateCommand implements Callable<Integer> {
             p.put("shareOfBelady", ratio(a, best));
             p.put("writeAmplification", run.writeAmplification());
             p.put("storesRefused", run.refusals());
+            p.put("trims", run.trims());
             policies.put(evictions.get(k), p);
         }
         row.put("policies", policies);
