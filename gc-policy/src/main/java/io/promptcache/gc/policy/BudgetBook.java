@@ -57,12 +57,9 @@ public final class BudgetBook {
     private final TreeSet<Victim> byAge = new TreeSet<>(Victim.AGE_ORDER);
     private final VictimClasses classes;
     private final Pieces pieces = new Pieces();
-    /** Candidates cover at least this many of the busiest recent rounds' arrivals (until the next nominations). */
-    static final int CANDIDATE_ROUNDS = 2;
     /** Objects whose bytes are deleted and whose records are not nulled yet. */
     private final Set<ObjectId> deleted = new HashSet<>();
-    /** LIVE objects nominated as eviction candidates on their node (forgotten when they stop being LIVE). */
-    private final Set<ObjectId> nominated = new HashSet<>();
+    private final Nominations nominations;
     /** The share of a horizon's inflow a plan reserves (1, or one round of it with reclaim on demand). */
     private double reserveScale = 1.0;
     private boolean planned;
@@ -80,6 +77,7 @@ public final class BudgetBook {
         this.global = new Account(policy);
         this.classes = new VictimClasses(policy, pieces);
         this.reports = new PolicyReports(policy, pieces, objects::get);
+        this.nominations = new Nominations(policy, pieces, nodes, objects::get);
     }
 
     /** Time reached {@code nowMs} (the time of what the caller reports next). */
@@ -87,18 +85,22 @@ public final class BudgetBook {
         reports.advanceTo(nowMs);
     }
 
-    public EvictionPolicy eviction() {
-        return eviction;
-    }
-
     /**
      * Adds or replaces what the book knows of {@code id}; null removes it. A {@link GcObject#deleted() deleted} object
      * holds no bytes: it is kept only until no LIVE object reads the bytes it wrote ({@link #unread}).
      */
     public void put(ObjectId id, GcObject given) {
+        put(id, given, given == null ? null : given.record());
+    }
+
+    /**
+     * As {@link #put(ObjectId, GcObject)}, with {@code listed}: the object's record as stored, with the keys it lists
+     * (a book may keep its records without them), for the policy to learn from when the object becomes LIVE.
+     */
+    public void put(ObjectId id, GcObject given, ObjectRecord listed) {
         GcObject old = objects.get(id);
         GcObject object = PolicyReports.isLive(given) && !PolicyReports.isLive(old)
-                ? eviction.stored(id, given)
+                ? eviction.stored(id, continuing(given), listed)
                 : given;
         if (object == null) {
             objects.remove(id);
@@ -126,7 +128,7 @@ public final class BudgetBook {
             prune(old);
         }
         if (object == null || !object.live()) {
-            nominated.remove(id);
+            nominations.forget(id);
         }
         reclassWriters(id, old);
         reclassWriters(id, object);
@@ -240,7 +242,7 @@ public final class BudgetBook {
             }
         }
         for (Map.Entry<String, NodeStatus> heartbeat : heartbeats.entrySet()) {
-            if (reclaims(policy, heartbeat.getValue())) {
+            if (Nominations.reclaims(policy, heartbeat.getValue())) {
                 continue; // the node enforces its own capacity from the candidates (nominate)
             }
             Account account = nodes.get(heartbeat.getKey());
@@ -261,50 +263,30 @@ public final class BudgetBook {
         return plan;
     }
 
-    private static boolean reclaims(Policy policy, NodeStatus node) {
-        return policy.reclaimOnDemand() && node.getReclaimsOnDemand();
+    /** A new object continuing a known one is its depth + 1 (unless its depth is known already). */
+    private GcObject continuing(GcObject object) {
+        GcObject parent = object.depth() > 0 || object.record().getParentObjectId().isEmpty()
+                ? null
+                : objects.get(ObjectId.parse(object.record().getParentObjectId()));
+        return parent == null ? object : object.withDepth(parent.depth() + 1);
     }
 
     /**
-     * Nominates eviction candidates on the nodes that reclaim on demand: each such node's victims in eviction order
-     * (skipping those that would free nothing, unless superseded) until its live bytes (or the used bytes its last
-     * heartbeat reported, when more: a lagging GC has not read every store yet) less the bytes its candidates free
-     * are at most {@code low x capacity}, or lower so that they cover {@value #CANDIDATE_ROUNDS} times the most
-     * bytes that arrived in one round lately (the node consumes candidates until the next nominations). A candidate stays LIVE and served; the node deletes candidates when a
-     * write needs room and reports them (the GC then tombstones them). Returns the new nominations, at most
-     * {@code max}; each is remembered as nominated until it stops being LIVE or is {@link #unnominate}d.
+     * A hit served by LIVE {@code id} that read its first {@code readBytes} at {@code atMs}: a use of it and of every
+     * object whose bytes it reads ({@link Uses}). Returns the objects whose entry changed.
+     */
+    public List<ObjectId> hit(ObjectId id, long atMs, long readBytes) {
+        Map<ObjectId, GcObject> used = Uses.ofHit(id, readBytes, atMs, objects::get);
+        used.forEach(this::put);
+        return List.copyOf(used.keySet());
+    }
+
+    /**
+     * Nominates eviction candidates on the nodes that reclaim on demand ({@link Nominations#nominate}); each is
+     * remembered as nominated until it stops being LIVE or is {@link #unnominate}d.
      */
     public List<Nomination> nominate(Policy policy, Map<String, NodeStatus> heartbeats, int max) {
-        List<Nomination> fresh = new ArrayList<>();
-        for (Map.Entry<String, NodeStatus> heartbeat : heartbeats.entrySet()) {
-            Account account = nodes.get(heartbeat.getKey());
-            if (account == null || !reclaims(policy, heartbeat.getValue())) {
-                continue;
-            }
-            long capacity = heartbeat.getValue().getCapacityBytes();
-            long target = Math.min((long) (policy.lowWatermark() * capacity),
-                    capacity - CANDIDATE_ROUNDS * account.inflow().peakRound());
-            // the node's own count when it is ahead: objects this GC has not read yet fill it too
-            long used = Math.max(account.live(), heartbeat.getValue().getUsedBytes());
-            long freed = 0;
-            for (Victim victim : account.victims()) {
-                if (used - freed <= target || fresh.size() >= max) {
-                    break;
-                }
-                long frees = pieces.freedBy(victim.id().toString(), objects.get(victim.id()).record());
-                if (frees == 0 && !victim.superseded()) {
-                    continue;
-                }
-                freed += frees;
-                if (nominated.add(victim.id())) {
-                    fresh.add(victim.superseded()
-                            ? new Nomination(victim.id(), heartbeat.getKey(), 0)
-                            : new Nomination(victim.id(), heartbeat.getKey(), victim.lastUsedMs(),
-                                    eviction.bonusMs(victim.cls())));
-                }
-            }
-        }
-        return fresh;
+        return nominations.nominate(policy, heartbeats, max);
     }
 
     /**
@@ -323,7 +305,7 @@ public final class BudgetBook {
 
     /** The nomination of {@code id} did not reach its node: nominate it again next time. */
     public void unnominate(ObjectId id) {
-        nominated.remove(id);
+        nominations.forget(id);
     }
 
     /** Physical bytes held on {@code node} (LIVE and tombstoned, shared bytes once). */

@@ -3,6 +3,7 @@ package io.promptcache.gc.policy;
 import java.util.Locale;
 
 import io.promptcache.schema.key.ObjectId;
+import io.promptcache.schema.proto.ObjectRecord;
 
 /**
  * The order in which budgets evict (docs/architecture.md, "Eviction policies"). Victims are queued per class (a
@@ -34,9 +35,10 @@ public interface EvictionPolicy {
 
     /**
      * {@code id} becomes LIVE (stored, or restored into the book); returns the object as the book keeps it (a policy
-     * may complete what it knows of its content: {@link GcObject#depth}, {@link GcObject#fresh}).
+     * may complete what it knows of its content: {@link GcObject#depth}, {@link GcObject#fresh}). {@code listed}: its
+     * record as stored, with the keys it lists (the book's copy may be without them).
      */
-    default GcObject stored(ObjectId id, GcObject object) {
+    default GcObject stored(ObjectId id, GcObject object, ObjectRecord listed) {
         return object;
     }
 

@@ -57,6 +57,22 @@ public record GcObject(ObjectRecord record, long lastAccessMs, boolean supersede
         return new GcObject(record, lastAccessMs, superseded, deleted, uses + 1, depth, fresh);
     }
 
+    /** The same object at another depth. */
+    public GcObject withDepth(int nextDepth) {
+        return new GcObject(record, lastAccessMs, superseded, deleted, uses, nextDepth, fresh);
+    }
+
+    /**
+     * This summary of the object (its record, last access, supersession, deletion) with what the book learned of it
+     * ({@code known}: its uses, depth and new content), which a summary does not carry.
+     */
+    public GcObject learnedFrom(GcObject known) {
+        return known == null
+                ? this
+                : new GcObject(record, lastAccessMs, superseded, deleted, known.uses, known.depth,
+                        known.fresh);
+    }
+
     /** The same object with another record and supersession, its uses and depth kept. */
     public GcObject with(ObjectRecord next, boolean nextSuperseded) {
         return new GcObject(next, lastAccessMs, nextSuperseded, deleted, uses, depth, fresh);

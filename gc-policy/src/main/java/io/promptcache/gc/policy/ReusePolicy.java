@@ -60,6 +60,8 @@ public final class ReusePolicy implements EvictionPolicy {
     private final ArrayDeque<Due> dueOpen = new ArrayDeque<>();
     private final Map<ByteString, Open> ghosts = new HashMap<>();
     private final Map<ObjectId, Parked> parked = new HashMap<>();
+    /** The first written key of every LIVE object that lists keys (its ghost's key; the book may strip its keys). */
+    private final Map<ObjectId, ByteString> firstKeys = new HashMap<>();
     private final ArrayDeque<DueGhost> dueGhosts = new ArrayDeque<>();
     private final long[] gaps = new long[REFRESH_EVERY];
     private int gapCount;
@@ -131,9 +133,13 @@ public final class ReusePolicy implements EvictionPolicy {
      * are fresh.
      */
     @Override
-    public GcObject stored(ObjectId id, GcObject object) {
-        ObjectRecord record = object.record();
+    public GcObject stored(ObjectId id, GcObject object, ObjectRecord listed) {
+        ObjectRecord record = listed == null ? object.record() : listed;
         GcObject kept = object;
+        ByteString first = firstKey(record);
+        if (first != null) {
+            firstKeys.put(id, first);
+        }
         if (WrittenKeys.inline(record)) {
             int keys = WrittenKeys.count(record);
             int depth = -1;
@@ -168,10 +174,10 @@ public final class ReusePolicy implements EvictionPolicy {
     @Override
     public void gone(ObjectId id, GcObject before, long nowMs, boolean stillRead) {
         Open was = open.remove(id);
+        ByteString key = firstKeys.remove(id);
         if (was == null || before.superseded()) {
             return; // its content is served by the objects that superseded it
         }
-        ByteString key = firstKey(before.record());
         if (stillRead) { // its content lives on in the continuations that read it: a ghost once they are gone
             if (key != null) {
                 parked.put(id, new Parked(was, key));

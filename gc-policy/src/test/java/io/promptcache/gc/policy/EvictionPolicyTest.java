@@ -168,6 +168,32 @@ class EvictionPolicyTest {
     }
 
     @Test
+    void shouldCountAHitAsAUseOfEveryObjectWhoseBytesItReadsAndAContinuationOneTurnDeeper() {
+        // Given: P (400 bytes, depth 2) and C, a continuation reading P's first 300 bytes and writing 300
+        BudgetBook book = new BudgetBook();
+        ObjectId p = ObjectId.generate();
+        ObjectRecord parent = record(400, NOW - 10_000, null);
+        book.put(p, new GcObject(parent, 0, false, false, 0, 2));
+        ObjectId c = ObjectId.generate();
+        book.put(c, new GcObject(continuation(p, parent, 300, 600, NOW - 5000), 0, false));
+        assertThat(book.get(c).depth()).isEqualTo(3);
+
+        // When: a hit reads all of C
+        assertThat(book.hit(c, NOW, 600)).containsExactly(c, p);
+
+        // Then: C is used now; P, of which it read a prefix, counts a use and keeps its last use
+        assertThat(book.get(c).lastUsedMs()).isEqualTo(NOW);
+        assertThat(book.get(c).uses()).isEqualTo(1);
+        assertThat(book.get(p).uses()).isEqualTo(1);
+        assertThat(book.get(p).lastUsedMs()).isEqualTo(NOW - 10_000);
+
+        // And: a hit within P's bytes only is no use of C
+        assertThat(book.hit(c, NOW + 1000, 200)).containsExactly(p);
+        assertThat(book.get(c).uses()).isEqualTo(1);
+        assertThat(book.get(p).uses()).isEqualTo(2);
+    }
+
+    @Test
     void shouldReviveTheGhostOfATrimmedTailWhenAStoreWritesItAgain() {
         // Given: P (4 blocks, keys 10..13, depth 2) trimmed to the 3 blocks its continuation reads
         ReusePolicy reuse = new ReusePolicy();

@@ -105,22 +105,8 @@ final class PolicySimulation {
         book.advanceTo(nowMs);
         if (hit != null) { // a use of the object serving the hit and of every object whose bytes it reads
             GcObject served = book.get(hit);
-            long read = matched * bytesPerBlock;
             boolean wholeHit = matched >= served.record().getBlocks();
-            // an object the hit reads whole is used now; one it reads a prefix of only counts a use (the
-            // continuation stored next holds those bytes and is the fresh one)
-            if (read > served.record().getSharedBytes()) { // it reads some of the object's own bytes
-                book.put(hit, wholeHit ? served.usedAt(nowMs) : served.counted());
-            }
-            for (SharedPiece piece : served.record().getSharedList()) {
-                ObjectId writer = ObjectId.parse(piece.getObjectId());
-                GcObject wrote = book.get(writer);
-                if (piece.getOffset() < read && wrote != null && wrote.live() && !writer.equals(hit)) {
-                    long reach = SharedBytes.reach(hit.toString(), served.record(), piece);
-                    boolean whole = piece.getOffset() + reach <= read && reach >= SharedBytes.ownBytes(wrote.record());
-                    book.put(writer, whole ? wrote.usedAt(nowMs) : wrote.counted());
-                }
-            }
+            book.hit(hit, nowMs, matched * bytesPerBlock);
             Candidate candidate = candidateOf.get(hit);
             if (wholeHit && candidate != null) { // the node sees the hit's range GET of the whole object
                 candidates.remove(candidate);
@@ -206,7 +192,7 @@ final class PolicySimulation {
         bytesWritten += own;
         newBlockBytes += (blockIds.length - matched) * bytesPerBlock;
         ObjectRecord stored = record.build();
-        book.put(id, new GcObject(stored, 0, false, false, 0, parent == null ? 0 : book.get(parent).depth() + 1));
+        book.put(id, new GcObject(stored, 0, false)); // a continuation is its parent's depth + 1 (the book's rule)
         share(id, stored, true);
         keysHeld.put(id, blockIds.length - first);
         for (int k = first; k < blockIds.length; k++) {
