@@ -73,9 +73,14 @@ public interface EvictionPolicy {
 
     /** The policy a configuration value names: {@code lru} or {@code reuse}. */
     static EvictionPolicy named(String name) {
+        return named(name, true);
+    }
+
+    /** As {@link #named(String)}; {@code trims}: whether a policy that can trim does ({@link #trims()}). */
+    static EvictionPolicy named(String name, boolean trims) {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "lru" -> LRU;
-            case "reuse" -> new ReusePolicy();
+            case "reuse" -> new ReusePolicy(trims);
             default -> throw new IllegalArgumentException("unknown eviction policy '" + name
                     + "': lru or reuse");
         };

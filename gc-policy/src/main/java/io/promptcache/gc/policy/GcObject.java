@@ -57,6 +57,11 @@ public record GcObject(ObjectRecord record, long lastAccessMs, boolean supersede
         return new GcObject(record, lastAccessMs, superseded, deleted, uses + 1, depth, fresh);
     }
 
+    /** The same object with {@code atMs} as its latest access (its uses unchanged). */
+    public GcObject withLastAccess(long atMs) {
+        return new GcObject(record, atMs, superseded, deleted, uses, depth, fresh);
+    }
+
     /** The same object at another depth. */
     public GcObject withDepth(int nextDepth) {
         return new GcObject(record, lastAccessMs, superseded, deleted, uses, nextDepth, fresh);

@@ -64,10 +64,21 @@ public final class ReusePolicy implements EvictionPolicy {
     private final Map<ObjectId, ByteString> firstKeys = new HashMap<>();
     private final ArrayDeque<DueGhost> dueGhosts = new ArrayDeque<>();
     private final long[] gaps = new long[REFRESH_EVERY];
+    private final boolean trims;
     private int gapCount;
     private int resolved;
     private long medianGapMs = INITIAL_MS;
     private double evictionAgeMs = INITIAL_MS;
+
+    /** A policy that trims read-on victims. */
+    public ReusePolicy() {
+        this(true);
+    }
+
+    /** {@code trims}: whether read-on victims are trimmed (else evicted: where trims are not carried out yet). */
+    public ReusePolicy(boolean trims) {
+        this.trims = trims;
+    }
 
     /** An object (or its ghost) since its last use at {@code sinceMs}, of class {@code cls} then. */
     private record Open(long sinceMs, int cls, boolean first, int depth, long ownBlocks, double weight) {
@@ -194,7 +205,7 @@ public final class ReusePolicy implements EvictionPolicy {
 
     @Override
     public boolean trims() {
-        return true;
+        return trims;
     }
 
     /** A trimmed tail leaves a ghost of class {@link #READ_ON} under its first key: a store writing it revives it. */

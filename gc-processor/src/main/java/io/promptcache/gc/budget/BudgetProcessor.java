@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import io.promptcache.gc.metrics.GcMetrics;
 import io.promptcache.gc.policy.BudgetBook;
 import io.promptcache.gc.policy.Eviction;
+import io.promptcache.gc.policy.EvictionPolicy;
 import io.promptcache.gc.policy.GcObject;
 import io.promptcache.gc.policy.Nomination;
 import io.promptcache.gc.policy.Policy;
@@ -64,9 +65,15 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
      * @param deleteCheck how often phase two looks for due deletes (the delete lag assumed until one is seen)
      * @param instanceId written into the tombstones as {@code decided_by}
      * @param externals the configured external S3 endpoints by node id ({@link NodeTable})
+     * @param eviction the eviction policy's name ({@link EvictionPolicy#named})
      */
     public record Settings(Policy policy, Duration grace, Duration interval, Duration deleteCheck,
-            String instanceId, Map<String, NodeStatus> externals) {
+            String instanceId, Map<String, NodeStatus> externals, String eviction) {
+
+        public Settings(Policy policy, Duration grace, Duration interval, Duration deleteCheck, String instanceId,
+                Map<String, NodeStatus> externals) {
+            this(policy, grace, interval, deleteCheck, instanceId, externals, "lru");
+        }
     }
 
     /** Eviction candidates marked on nodes per round at most. */
@@ -77,7 +84,7 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
     private final StorageOutbox outbox;
     private Mailbox mailbox;
     private final GcMetrics metrics;
-    private final BudgetBook book = new BudgetBook();
+    private final BudgetBook book;
     private final Lag deleteLag;
     private final Lag arrivalLag = new Lag(0, 2_000);
     private ProcessorContext<ObjectId, ObjectRecord> context;
@@ -92,6 +99,9 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
         this.outbox = outbox;
         this.metrics = metrics;
         this.deleteLag = new Lag(settings.deleteCheck().toMillis(), 10_000);
+        // no trims yet: the index, the storage node and the object-trims topic do not carry them (docs/architecture.md,
+        // "Trimming an object")
+        this.book = new BudgetBook(EvictionPolicy.named(settings.eviction(), false));
     }
 
     @Override
@@ -124,7 +134,16 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
 
     private void summary(ObjectId id, GcObject summary) {
         GcObject known = book.get(id);
-        GcObject object = summary; // replaced below by the summary without its listed keys
+        // a summary carries no uses, depth or new content: what the book learned of them stays (GcObject.learnedFrom)
+        GcObject object = summary == null ? null : summary.learnedFrom(known);
+        ObjectRecord listed = object == null ? null : object.record();
+        long accessedAt = 0;
+        if (object != null && known != null && object.live() && object.lastAccessMs() > known.lastAccessMs()) {
+            // an access: a hit of the whole object (an access record does not say how much was read), a use of it
+            // and of the objects whose bytes it reads (BudgetBook.hit), applied below
+            accessedAt = object.lastAccessMs();
+            object = object.withLastAccess(known.lastAccessMs());
+        }
         // a store write that changes nothing is still a changelog record: writes follow the book, which mirrors the
         // store (docs/architecture.md, "Fewer records from the GC")
         if (object == null) {
@@ -136,8 +155,7 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
             if (WrittenKeys.inline(object.record())) {
                 // an object's first summary: its keys are kept apart (its tombstones list them), once
                 keys.put(id, object.record());
-                object = new GcObject(WrittenKeys.without(object.record()), object.lastAccessMs(),
-                        object.superseded(), object.deleted());
+                object = object.with(WrittenKeys.without(object.record()), object.superseded());
             }
             if (known == null && object.live()) {
                 arrivalLag.observe(object.record().getCreatedAtMs(), context.currentSystemTimeMs());
@@ -146,11 +164,18 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
                     && object.record().getTombstone().getDeleteAfterMs() > 0) {
                 deleteLag.observe(object.record().getTombstone().getDeleteAfterMs(), context.currentSystemTimeMs());
             }
-            if (!object.equals(known)) {
-                store.put(id, object);
+        }
+        book.put(id, object, listed);
+        if (accessedAt > 0) {
+            for (ObjectId used : book.hit(id, accessedAt, object.record().getTotalBytes())) {
+                if (!used.equals(id)) {
+                    store.put(used, book.get(used));
+                }
             }
         }
-        book.put(id, object);
+        if (object != null && !book.get(id).equals(known)) {
+            store.put(id, book.get(id));
+        }
         if (known == null && object != null) {
             for (Reclaim reclaim : early.take(id)) {
                 gone(id, reclaim.getNodeId(), reclaim.getKey(), context.currentSystemTimeMs());
@@ -224,7 +249,7 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
     }
 
     private void retire(ObjectId id, GcObject object, ObjectRecord tombstone, TombstoneReason reason, long now) {
-        GcObject retired = new GcObject(WrittenKeys.without(tombstone), object.lastAccessMs(), object.superseded());
+        GcObject retired = object.with(WrittenKeys.without(tombstone), object.superseded());
         store.put(id, retired);
         book.put(id, retired);
         context.forward(new Record<>(id, tombstone, now));
@@ -284,8 +309,10 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
             ObjectId id = nomination.id();
             ObjectRecord record = book.get(id).record();
             String endpoint = heartbeats.get(nomination.node()).getEndpoint();
+            // the node deletes candidates by the last use the mark carries (its own reads moving it): the rank, last use
+            // plus the policy's bonus, is that order (0 bonus under LRU)
             boolean asked = mailbox.submit(storage -> storage.markCandidate(endpoint, record.getBucket(),
-                    record.getKey(), nomination.lastUseMs()), (present, failure) -> {
+                    record.getKey(), nomination.rankMs()), (present, failure) -> {
                         if (failure != null) {
                             book.unnominate(id);
                             LOG.debug("Could not nominate {} on node {}: {}", id, nomination.node(),

@@ -60,6 +60,14 @@ public interface GcConfig {
     @WithDefault("true")
     boolean reclaimOnDemand();
 
+    /**
+     * Which victim a budget takes (docs/architecture.md, "Eviction policies"): {@code lru}, least recently used first,
+     * or {@code reuse}, least recently used shifted per class by how likely objects of the class are learned to be
+     * used again. Any other value fails the start.
+     */
+    @WithDefault("lru")
+    String eviction();
+
     /** How often budgets and TTL are checked. */
     @WithDefault("1s")
     Duration evictInterval();

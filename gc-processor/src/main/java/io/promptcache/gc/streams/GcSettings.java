@@ -21,6 +21,7 @@ import io.promptcache.gc.config.GcConfig;
 import io.promptcache.gc.config.StaticMembership;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.policy.EvictionPolicy;
 import io.promptcache.gc.policy.Policy;
 import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageOutbox;
@@ -68,7 +69,8 @@ public class GcSettings {
         return new TopologyProducer.Settings(catalog,
                 new BudgetProcessor.Settings(policy, grace, config.evictInterval(), delete.interval(),
                         instanceId, ExternalNodes.statuses(GcConfig.EXTERNAL, config.storage().external(),
-                                config.storage().bucket())),
+                                config.storage().bucket()),
+                        EvictionPolicy.named(config.eviction()).toString()),
                 new OrphanSweep.Settings(orphans.sweepInterval(), orphans.grace(), orphans.pageSize(),
                         config.storage().bucket(), orphans.maxSuspects()),
                 bookProgress,

@@ -20,6 +20,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,8 @@ import io.promptcache.gc.budget.OrphanSweep;
 import io.promptcache.gc.ledger.DeleteSchedule;
 import io.promptcache.gc.ledger.LedgerProcessor;
 import io.promptcache.gc.metrics.GcMetrics;
+import io.promptcache.gc.policy.EvictionPolicy;
+import io.promptcache.gc.policy.GcObject;
 import io.promptcache.gc.policy.Policy;
 import io.promptcache.gc.storage.NodeStorage;
 import io.promptcache.gc.storage.StorageOutbox;
@@ -59,6 +62,7 @@ import io.promptcache.schema.topic.TopicCatalog;
 import io.promptcache.schema.topic.Topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 /** The production topology in {@link TopologyTestDriver}: wall-clock time advanced by hand for grace and TTL. */
@@ -94,6 +98,8 @@ class GcTopologyTest {
     private BookProgress.Proof bookProof = new BookProgress.Proof(true, "the test driver processed every record");
     /** Stores as an index of an earlier build wrote them: records that list no keys, ADVERTISEs not in them. */
     private boolean earlierIndex;
+    /** The GC's eviction policy ({@code promptcache.gc.eviction}). */
+    private String eviction = "lru";
 
     @BeforeEach
     void setUp() throws Exception {
@@ -112,7 +118,7 @@ class GcTopologyTest {
         Policy policy = new Policy(0.9, 0.8, 7 * DAY, 0, Map.of(), liveness);
         TopologyProducer.Settings settings = new TopologyProducer.Settings(CATALOG,
                 new BudgetProcessor.Settings(policy, Duration.ofSeconds(30), Duration.ofSeconds(1),
-                        Duration.ofSeconds(1), "gc-test", externals),
+                        Duration.ofSeconds(1), "gc-test", externals, eviction),
                 new OrphanSweep.Settings(orphanSweepInterval, Duration.ofHours(1), 100, Records.BUCKET, 1000),
                 new BookProgress() {
 
@@ -471,6 +477,41 @@ class GcTopologyTest {
         assertThat(prefixesOut.readKeyValuesToList()).allSatisfy(kv -> assertThat(kv.value).isNull())
                 .extracting(kv -> kv.key).containsExactlyInAnyOrder(Records.prefixKey(800), Records.prefixKey(801),
                         Records.prefixKey(802));
+    }
+
+    @Test
+    void shouldLearnUsesAndDepthUnderTheReusePolicyAndKeepThemInItsStore() throws Exception {
+        // Given: the reuse policy; P (blocks 1-2, 200 bytes) and C continuing it (shares all of P, writes block 3)
+        eviction = "reuse";
+        start(Duration.ZERO);
+        heartbeat(1_000_000);
+        ObjectId p = store(200, T0, 0, 900, 901);
+        ObjectRecord parent = stored(p, 200, 900, 901);
+        ObjectId c = ObjectId.generate();
+        objectsIn.pipeInput(c, Records.listing(Records.live(c, "n1", 300, T0).toBuilder()
+                .setParentObjectId(p.toString()).setSharedBytes(200)
+                .addAllShared(SharedBytes.continuing(p.toString(), parent, 200)).build(), 902), now);
+
+        // When: C is hit twice (two access records)
+        for (long at : new long[]{T0 + 1000, T0 + 2000}) {
+            access.pipeInput(c, AccessEvent.newBuilder().setSchemaVersion(1).setObjectId(c.toString())
+                    .setLastAccessMs(at).setHits(1).build(), now);
+        }
+
+        // Then: C is one turn deeper than P; each hit is a use of C and of P, whose bytes it reads whole (their last
+        // use moves); all of it in the budget store, which a restarted task rebuilds its book from
+        KeyValueStore<ObjectId, GcObject> budget = driver.getKeyValueStore(BudgetProcessor.STORE);
+        assertThat(budget.get(c).depth()).isEqualTo(1);
+        assertThat(budget.get(c).uses()).isEqualTo(2);
+        assertThat(budget.get(p).uses()).isEqualTo(2);
+        assertThat(budget.get(p).lastUsedMs()).isEqualTo(T0 + 2000);
+        assertThat(budget.get(c).record().getWrittenPrefixHashes().isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldRefuseAnUnknownEvictionPolicy() {
+        assertThatThrownBy(() -> EvictionPolicy.named("fifo", false)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lru or reuse");
     }
 
     @Test
