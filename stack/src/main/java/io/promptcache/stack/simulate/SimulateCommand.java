@@ -75,6 +75,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--eviction", split = ",", defaultValue = "lru,reuse", description = "the GC's eviction policies to compare (promptcache.gc.eviction): lru, reuse (default ${DEFAULT-VALUE})")
     List<String> evictions;
 
+    @Option(names = "--trims", negatable = true, defaultValue = "true", fallbackValue = "true", description = "a policy that trims (reuse) keeps an object its continuations read in part LIVE with what they read, instead of evicting it; --no-trims models the GC as it runs today, which evicts it (default: on)")
+    boolean trims;
+
     @Override
     public Integer call() {
         PrintWriter console = command.commandLine().getOut();
@@ -108,7 +111,8 @@ public final class SimulateCommand implements Callable<Integer> {
         BlockBelady belady = new BlockBelady(blocks, requests);
         List<PolicySimulation> runs = new ArrayList<>();
         for (String name : evictions) {
-            runs.add(new PolicySimulation(policy, EvictionPolicy.named(name), blocks * bytesPerBlock, bytesPerBlock,
+            runs.add(new PolicySimulation(policy, EvictionPolicy.named(name, trims), blocks * bytesPerBlock,
+                    bytesPerBlock,
                     grace.toMillis(), planInterval.toMillis()));
         }
         long total = 0;
