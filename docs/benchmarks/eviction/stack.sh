@@ -15,7 +15,10 @@ for POLICY in $POLICIES; do
         --data-dir "$D" --stack-file "$R/stack.json" > "$R/up.log" 2>&1 &
     UP=$!
     for i in $(seq 1 90); do [[ -f $R/stack.json ]] && break; sleep 2; done
-    GC_PID=$(pgrep -f 'gc-processor' | while read -r p; do grep -qa "$D" /proc/$p/cmdline 2>/dev/null && echo $p; done | head -1)
+    # the GC's JVM: the one that runs from gc-processor's quarkus-app, with this stack's data dir on its command line
+    GC_PID=$(for p in $(pgrep java); do [[ $(readlink /proc/$p/cwd) == */gc-processor/* ]] \
+        && grep -qa "$D" /proc/$p/cmdline && echo $p; done | head -1)
+    echo "gc pid ${GC_PID:-not found}" > "$R/gc-pid.txt"
     ./promptcache bench --stack-file "$R/stack.json" --workload trace --trace "$TRACE" --time-compression "$TC" \
         --kv-bytes-per-block 16KiB --concurrency 16 --duration 20m --out "$R" --no-progress > "$R/bench.txt" 2>&1
     GC=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["gc"])' "$R/stack.json")
@@ -26,20 +29,19 @@ for POLICY in $POLICIES; do
     python3 - "$R" "$POLICY" >> "$OUT/summary.txt" <<'EOF'
 import json, sys
 r, policy = sys.argv[1], sys.argv[2]
-doc = json.load(open(r + "/report.json"))
-s = doc.get("summary", doc)
-errors = s.get("errors", {})
-cpu = open(r + "/gc-cpu-seconds.txt").read().strip()
-metrics = {}
+s = json.load(open(r + "/report.json"))["result"]
+cpu = float(open(r + "/gc-cpu-seconds.txt").read().strip())
+m = {}
 for line in open(r + "/gc-metrics.txt"):
     name, value = line.rsplit(" ", 1)
-    key = name.split("{")[0]
-    metrics[key] = metrics.get(key, 0) + float(value)
-stores = s.get("stores", 0)
-per_store = float(cpu) * 1000 / stores if stores and cpu != "?" else float("nan")
-print(f"{policy}: block hit {s.get('blockHitRatio')}, requests {s.get('requests')}, stores {stores}, "
-      f"errors {sum(errors.values())} {errors}, hits gone on GET {s.get('hitsGoneOnGet')}, GC CPU {cpu} s ({per_store:.2f} ms a store), "
-      + ", ".join(f"{k.replace('promptcache_gc_', '')} {v:.0f}" for k, v in sorted(metrics.items())))
+    k = name.split("{")[0].replace("promptcache_gc_", "")
+    m[k] = m.get(k, 0) + float(value)
+st = s["stores"]
+print(f"{policy}: block hit {s['blockHitRatio']}, requests {s['requests']}, stores {st}, errors {s['errors']}, "
+      f"gone on GET {s['hitsGoneOnGet']}, w.a. {s['writeAmplification']:.3f}, "
+      f"index records/store {s['metadata']['recordsPerStore']}, GC CPU {cpu:.1f} s = {cpu * 1000 / st:.2f} ms/store, "
+      f"tombstones/store {m.get('tombstones_total', 0) / st:.3f}, candidates/store {m.get('candidates_total', 0) / st:.3f}, "
+      f"records removed/store {m.get('records_removed_total', 0) / st:.3f}")
 EOF
 done
 rm -rf /tmp/eviction-stack-data
