@@ -85,6 +85,8 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
     private Mailbox mailbox;
     private final GcMetrics metrics;
     private final BudgetBook book;
+    /** Whether the policy learns from uses (not LRU): a hit is then a use of every object whose bytes it reads. */
+    private final boolean learns;
     private final Lag deleteLag;
     private final Lag arrivalLag = new Lag(0, 2_000);
     private ProcessorContext<ObjectId, ObjectRecord> context;
@@ -101,7 +103,9 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
         this.deleteLag = new Lag(settings.deleteCheck().toMillis(), 10_000);
         // no trims yet: the index, the storage node and the object-trims topic do not carry them (docs/architecture.md,
         // "Trimming an object")
-        this.book = new BudgetBook(EvictionPolicy.named(settings.eviction(), false));
+        EvictionPolicy eviction = EvictionPolicy.named(settings.eviction(), false);
+        this.book = new BudgetBook(eviction);
+        this.learns = eviction != EvictionPolicy.LRU;
     }
 
     @Override
@@ -138,9 +142,11 @@ public final class BudgetProcessor implements Processor<ObjectId, BudgetInput, O
         GcObject object = summary == null ? null : summary.learnedFrom(known);
         ObjectRecord listed = object == null ? null : object.record();
         long accessedAt = 0;
-        if (object != null && known != null && object.live() && object.lastAccessMs() > known.lastAccessMs()) {
+        if (learns && object != null && known != null && object.live()
+                && object.lastAccessMs() > known.lastAccessMs()) {
             // an access: a hit of the whole object (an access record does not say how much was read), a use of it
-            // and of the objects whose bytes it reads (BudgetBook.hit), applied below
+            // and of the objects whose bytes it reads (BudgetBook.hit), applied below; under LRU, where uses do not
+            // count, the object's last access alone moves (and no other entry is written)
             accessedAt = object.lastAccessMs();
             object = object.withLastAccess(known.lastAccessMs());
         }
