@@ -215,16 +215,15 @@ public final class ReusePolicy implements EvictionPolicy {
         if (!WrittenKeys.inline(record)) {
             return;
         }
-        int first = record.getBlocks() - WrittenKeys.count(record);
-        int at = after.record().getBlocks() - first;
+        // the first trimmed block is block after.blocks + 1; the record lists keys from block firstListed on
+        int at = after.record().getBlocks() + 1 - WrittenKeys.firstListed(record);
         if (at < 0 || at >= WrittenKeys.count(record)) {
             return;
         }
         long tail = record.getBlocks() - after.record().getBlocks();
         Open was = open.get(id);
         long since = was == null ? before.lastUsedMs() : was.sinceMs();
-        haunt(ByteString.copyFromUtf8(record.getNamespaceId()).concat(WrittenKeys.hashAt(null, record, at, null)),
-                new Open(since, READ_ON, false, before.depth(), tail, tail));
+        haunt(ghostKey(record, at), new Open(since, READ_ON, false, before.depth(), tail, tail));
     }
 
     @Override
